@@ -1,0 +1,83 @@
+"""The typed query spec: the only thing a model (or the offline parser) may hand the engine.
+
+A model never writes code or computes a number. It fills this narrow schema; the
+executor (`assistant.executor`) validates it against the real columns and values of the
+ingested table and runs plain pandas methods. The JSON schema of `QuerySpec`
+(`QuerySpec.model_json_schema()`) is what small local models are constrained to.
+
+Shapes (`op`):
+- `rows`       filter, rank by the metric (best first unless `order` says otherwise), limit.
+- `aggregate`  filter, optional `group_by`, one aggregate (`count`, `nunique` of a column, or
+               max/min/mean/median/sum of the metric).
+- `difference` values of `column` present under `filters` but absent under `other`
+               (e.g. benchmarks in v6.1 not in v6.0).
+- `compare`    the best row of each of `sides` (each side = filters merged over `filters`),
+               side by side; refuses to compare different units.
+- `trend`      the best row per round for `filters` (round over round).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Range(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    min: float | None = Field(None, description="Inclusive lower bound.")
+    max: float | None = Field(None, description="Inclusive upper bound.")
+
+
+class Filters(BaseModel):
+    """Each list means 'any of these exact table values'. None / empty = no filter."""
+
+    model_config = ConfigDict(extra="forbid")
+    round: list[str] | None = Field(None, description="e.g. ['v6.1']")
+    division: list[str] | None = Field(None, description="closed / open / network")
+    availability: list[str] | None = Field(None, description="available / preview / rdi")
+    system_type: list[str] | None = Field(None, description="datacenter / edge")
+    submitter: list[str] | None = None
+    system_name: list[str] | None = None
+    platform: list[str] | None = None
+    accelerator: list[str] | None = None
+    accelerator_vendor: list[str] | None = Field(None, description="chip vendor, e.g. NVIDIA, AMD")
+    accelerator_family: list[str] | None = Field(None, description="short chip name, e.g. B200, MI355X")
+    benchmark: list[str] | None = Field(None, description="normalised benchmark key, e.g. llama2-70b-99.9")
+    scenario: list[str] | None = Field(None, description="Offline / Server / Interactive / SingleStream / MultiStream")
+    units: list[str] | None = None
+    framework: list[str] | None = None
+    precision: list[str] | None = None
+    power_units: list[str] | None = None
+    number_of_nodes: Range | None = None
+    total_accelerators: Range | None = None
+    accelerators_per_node: Range | None = None
+    has_power: bool | None = None
+
+
+Metric = Literal["result", "result_per_accelerator", "power", "efficiency"]
+Aggregate = Literal["count", "nunique", "max", "min", "mean", "median", "sum"]
+Op = Literal["rows", "aggregate", "difference", "compare", "trend"]
+
+
+class QuerySpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    op: Op = "rows"
+    filters: Filters = Field(default_factory=Filters)
+    metric: Metric = Field(
+        "result",
+        description="result = official headline metric; result_per_accelerator = result / total_accelerators "
+        "(derived, not official); power = power_result; efficiency = result / power (derived).",
+    )
+    order: Literal["best", "worst", "asc", "desc"] = Field(
+        "best", description="best/worst respect lower-is-better units; asc/desc are literal."
+    )
+    limit: int = Field(10, ge=1, le=1000)
+    group_by: list[str] | None = Field(None, description="columns to group by (aggregate op)")
+    aggregate: Aggregate | None = Field(None, description="aggregate op: what to compute per group")
+    column: str | None = Field(None, description="column for nunique / difference, e.g. submitter, benchmark")
+    other: Filters | None = Field(None, description="difference op: the set to subtract")
+    sides: list[Filters] | None = Field(None, description="compare op: 2+ sides, each merged over filters")
+    dedupe: bool = Field(
+        True, description="rows op: keep only the best row per system (platform+round+benchmark+scenario)"
+    )

@@ -1,0 +1,1 @@
+"""resultsqa: ui."""
