@@ -47,8 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
     parent = _settings_parent()
     for name, (module_name, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text, parents=[parent])
-        module = importlib.import_module(module_name)
-        getattr(module, f"configure_{name}")(p)
+        try:
+            module = importlib.import_module(module_name)
+            getattr(module, f"configure_{name}")(p)
+        except (ImportError, AttributeError) as exc:  # a broken subcommand must not take the others down
+            p.set_defaults(_broken=f"{name}: not available ({exc})")
         p.set_defaults(_module=module_name, _name=name)
     return parser
 
@@ -64,6 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help()
+        return 2
+    if getattr(args, "_broken", None):
+        print(f"resultsqa: {args._broken}", file=sys.stderr)
         return 2
     try:
         resolved = settings_from_args(args)
