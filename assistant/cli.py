@@ -26,7 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ui": ("ui.cli", "Start the Streamlit chat."),
     "serve": ("ui.cli", "Start the HTTP API (ask, SSE stream, OpenAI-compatible chat)."),
     "eval": ("eval.cli", "Run a question set with gold answers and report accuracy, speed and cost."),
-    "bench": ("eval.cli", "Benchmark ingest, answers, the agent and the API against the budgets."),
+    "bench": ("eval.bench_cli", "Benchmark ingest, answers, the agent and the API against the budgets."),
     "settings": ("assistant.cli", "List every setting with its env var, default and current value."),
 }
 
