@@ -1,0 +1,287 @@
+"""The entity catalog: from the words people use to the exact values of the results table.
+
+Questions say "Llama 2 70B", "Blackwell Ultra", "MI355X" or "senaste rundan"; the table holds
+`llama2-70b-99.9`, `GB300`, `MI355X` and `v6.1`. A QuerySpec must carry table values, so
+every mention is resolved here once, for the offline parser and the agent alike.
+
+Matching works on a *compact* form of the text (lower case, separators removed), so
+"llama2-70b", "Llama 2 70B" and "llama 2 70b" are one key. Windows of up to six words are
+looked up longest first; fuzzy matching (rapidfuzz) is a fallback for longer words only and
+requires the same digits, because "B200" vs "B300" or "MI350X" vs "MI355X" are different
+chips that differ by one character.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from ingest.settings import PROJECT_ROOT
+
+ALIASES_FILE = PROJECT_ROOT / "data" / "aliases.toml"
+LATEST = "@latest"
+MAX_WINDOW = 6
+FUZZY_MIN_LEN = 6
+FUZZY_CUTOFF = 88.0
+
+# Columns whose values become aliases by themselves (the table is the vocabulary).
+_SELF_ALIASED = ("benchmark", "accelerator_family", "accelerator_vendor", "submitter", "scenario")
+# Ambiguous spans are ranked by this (lower = preferred); parse.py uses context to override.
+COLUMN_PRIORITY = {
+    "round": 0, "benchmark": 1, "accelerator_family": 2, "accelerator": 3, "accelerator_vendor": 4,
+    "submitter": 5, "system_name": 6, "platform": 7, "scenario": 8, "division": 9, "availability": 10,
+    "system_type": 11,
+}
+# Words never worth a fuzzy match (they look like entity names to an edit distance).
+_STOP = set("""
+the a an of in on for and or vs versus with by to from at is was were which what who how many much best top
+worst lowest highest fastest result results system systems round rounds benchmark benchmarks per did does do
+had has have it its their there this that these those than then compare compared between over across new
+vilket vilken vilka hur många bäst bästa i på för och eller med av till från var är hade har det den de som
+nya runda rundan resultat system systemet jämför mellan per
+""".split())
+_TOKEN = re.compile(r"[0-9a-zåäöéüæø]+(?:\.[0-9]+)*")
+_ROUND = re.compile(r"(?<![\w.])(?:v|version\s+|round\s+|runda\s+)?(\d{1,2})\.(\d{1,2})(?![\w.])", re.I)
+
+
+def compact(text: str) -> str:
+    """The matching key of a phrase: lower case, only letters, digits and inner dots."""
+    return "".join(m.group(0) for m in _TOKEN.finditer(text.lower()))
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())
+
+
+@dataclass(frozen=True)
+class Match:
+    """One entity mention found in a question."""
+
+    column: str
+    values: tuple[str, ...]
+    span: tuple[int, int]  # character offsets in the question
+    score: float  # 100 = exact alias, lower = fuzzy
+    alias: str  # the catalog phrase that matched
+    text: str = ""  # the words of the question that matched
+
+    @property
+    def fuzzy(self) -> bool:
+        return self.score < 100
+
+
+@dataclass(frozen=True)
+class _Entry:
+    column: str
+    values: tuple[str, ...]
+    alias: str
+
+
+@dataclass
+class Catalog:
+    """Vocabulary of every filterable column plus the alias index built over it."""
+
+    vocab: dict[str, list[str]]
+    rounds: list[str]  # oldest first
+    benchmarks_by_round: dict[str, set[str]] = field(default_factory=dict)
+    # (round, benchmark, scenario) -> set of units, to pick defaults that exist
+    combos: dict[tuple[str, str, str], set[str]] = field(default_factory=dict)
+    _index: dict[str, list[_Entry]] = field(default_factory=dict, repr=False)
+    _fuzzy_keys: list[str] = field(default_factory=list, repr=False)
+
+    # --- construction ---------------------------------------------------------------------
+    @classmethod
+    def from_table(cls, df: Any, aliases_file: Path | str | None = ALIASES_FILE) -> "Catalog":
+        """Build the catalog from the normalised results table (and the curated alias file)."""
+        from ingest.schema import FILTERABLE
+
+        vocab: dict[str, list[str]] = {}
+        for col in FILTERABLE:
+            if col in df.columns and str(df[col].dtype) in {"object", "string", "str", "category"}:
+                vocab[col] = sorted({str(v) for v in df[col].dropna().unique() if str(v).strip()})
+        rounds = _sorted_rounds(df)
+        by_round: dict[str, set[str]] = {}
+        combos: dict[tuple[str, str, str], set[str]] = {}
+        if {"round", "benchmark", "scenario", "units"} <= set(df.columns):
+            keys = df[["round", "benchmark", "scenario", "units"]].dropna().drop_duplicates()
+            for rnd, bench, scen, unit in keys.itertuples(index=False):
+                by_round.setdefault(str(rnd), set()).add(str(bench))
+                combos.setdefault((str(rnd), str(bench), str(scen)), set()).add(str(unit))
+        catalog = cls(vocab=vocab, rounds=rounds, benchmarks_by_round=by_round, combos=combos)
+        catalog._build_index(df, aliases_file)
+        return catalog
+
+    def _add(self, phrase: str, column: str, values: Iterable[str]) -> None:
+        key = compact(phrase)
+        vals = tuple(dict.fromkeys(v for v in values if v))
+        if not key or not vals:
+            return
+        entries = self._index.setdefault(key, [])
+        for e in entries:
+            if e.column == column:
+                if set(vals) - set(e.values):
+                    entries[entries.index(e)] = _Entry(column, tuple(dict.fromkeys(e.values + vals)), e.alias)
+                return
+        entries.append(_Entry(column, vals, phrase))
+
+    def _build_index(self, df: Any, aliases_file: Path | str | None) -> None:
+        for col in _SELF_ALIASED:
+            for value in self.vocab.get(col, []):
+                if value.lower() in {"none", "n/a", "nan", "unknown"}:
+                    continue
+                self._add(value, col, [value])
+                if "_" in value:  # Dell_MangoBoost -> "dell mangoboost"
+                    self._add(value.replace("_", " "), col, [value])
+        # Benchmark accuracy variants: "llama2-70b" -> every llama2-70b-99 / -99.9 key.
+        for bench in self.vocab.get("benchmark", []):
+            base = re.sub(r"-99(?:\.9)?$", "", bench)
+            if base != bench:
+                self._add(base, "benchmark", [b for b in self.vocab["benchmark"] if b.startswith(base + "-99")])
+        # Benchmark labels as published ("text_to_video", "agentic edge", "VLM").
+        if {"benchmark_raw", "benchmark"} <= set(df.columns):
+            pairs = df[["benchmark_raw", "benchmark"]].dropna().drop_duplicates()
+            for raw, bench in pairs.itertuples(index=False):
+                if str(raw) != str(bench):
+                    self._add(str(raw), "benchmark", [str(bench)])
+        # Rounds: "v6.1", "6.1".
+        for rnd in self.rounds:
+            self._add(rnd, "round", [rnd])
+        # System names are long; exact (compact) mentions only.
+        for name in self.vocab.get("system_name", []):
+            if len(compact(name)) >= 8:
+                self._add(name, "system_name", [name])
+        if aliases_file and Path(aliases_file).is_file():
+            self._load_curated(Path(aliases_file))
+        self._fuzzy_keys = [k for k in self._index if len(k) >= FUZZY_MIN_LEN]
+
+    def _load_curated(self, path: Path) -> None:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+        for item in data.get("alias", []):
+            column = item["column"]
+            values = self._real_values(column, item.get("values", []), item.get("prefixes", []))
+            for phrase in item.get("phrases", []):
+                self._add(phrase, column, values)
+
+    def _real_values(self, column: str, values: list[str], prefixes: list[str]) -> list[str]:
+        if column == "round":
+            return [self.latest_round if v == LATEST else v for v in values if v == LATEST or v in self.rounds]
+        known = self.vocab.get(column, [])
+        lower = {v.lower(): v for v in known}
+        out = [lower[v.lower()] for v in values if v.lower() in lower]
+        out += [v for v in known for p in prefixes if v.lower().startswith(p.lower())]
+        return list(dict.fromkeys(out))
+
+    # --- rounds ----------------------------------------------------------------------------
+    @property
+    def latest_round(self) -> str | None:
+        return self.rounds[-1] if self.rounds else None
+
+    def previous_round(self, rnd: str) -> str | None:
+        """The round before `rnd` among the ingested ones (v6.1 -> v6.0)."""
+        if rnd not in self.rounds:
+            return None
+        i = self.rounds.index(rnd)
+        return self.rounds[i - 1] if i > 0 else None
+
+    def round_mentions(self, text: str) -> tuple[list[str], list[str]]:
+        """Rounds named in the text as (known, unknown): "v3.0" is unknown and must give no_data."""
+        known: list[str] = []
+        unknown: list[str] = []
+        for m in _ROUND.finditer(text):
+            label = f"v{int(m.group(1))}.{int(m.group(2))}"
+            prefix = m.group(0)[: m.start(1) - m.start(0)].lower()
+            # Bare "3.1" without a v or "round" could be a model version (Llama 3.1): skip unless known.
+            if not prefix and label not in self.rounds:
+                continue
+            if label in self.rounds:
+                known.append(label)
+            else:
+                unknown.append(label)
+        return list(dict.fromkeys(known)), list(dict.fromkeys(unknown))
+
+    # --- resolution ------------------------------------------------------------------------
+    def resolve(self, text: str, *, fuzzy: bool = True) -> list[Match]:
+        """Entity mentions in `text`, longest first, non-overlapping; ambiguous spans give one
+        Match per column (e.g. "NVIDIA" as vendor and as submitter), best column first."""
+        tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text.lower())]
+        taken = [False] * len(tokens)
+        found: list[Match] = []
+        for size in range(min(MAX_WINDOW, len(tokens)), 0, -1):
+            for i in range(0, len(tokens) - size + 1):
+                if any(taken[i:i + size]):
+                    continue
+                window = tokens[i:i + size]
+                key = "".join(t for t, _, _ in window)
+                entries, score = self._index.get(key), 100.0
+                if not entries and fuzzy:
+                    entries, score = self._fuzzy(key, [t for t, _, _ in window])
+                if not entries:
+                    continue
+                span = (window[0][1], window[-1][2])
+                for e in sorted(entries, key=lambda e: COLUMN_PRIORITY.get(e.column, 50)):
+                    found.append(Match(e.column, e.values, span, score, e.alias, text[span[0]:span[1]]))
+                for j in range(i, i + size):
+                    taken[j] = True
+        return sorted(found, key=lambda m: (m.span[0], COLUMN_PRIORITY.get(m.column, 50)))
+
+    def _fuzzy(self, key: str, words: list[str]) -> tuple[list[_Entry] | None, float]:
+        if len(key) < FUZZY_MIN_LEN or len(words) > 3 or all(w in _STOP for w in words):
+            return None, 0.0
+        if any(w in _STOP for w in words):
+            return None, 0.0
+        from rapidfuzz import fuzz, process
+
+        hit = process.extractOne(key, self._fuzzy_keys, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
+        if hit is None or _digits(hit[0]) != _digits(key):
+            return None, 0.0
+        return self._index[hit[0]], float(hit[1])
+
+    def values(self, column: str) -> list[str]:
+        return list(self.vocab.get(column, []))
+
+    def has_value(self, column: str, value: str) -> bool:
+        return value in self.vocab.get(column, [])
+
+    def suggest(self, column: str, text: str, n: int = 5) -> list[str]:
+        """The closest real values of `column` to `text` (for "did you mean" answers)."""
+        from rapidfuzz import fuzz, process
+
+        choices = self.vocab.get(column, [])
+        if column == "round":
+            choices = self.rounds
+        if not choices:
+            return []
+        hits = process.extract(text, choices, scorer=fuzz.WRatio, limit=n, processor=str.lower)
+        return [h[0] for h in hits]
+
+    def benchmarks_in(self, rnd: str) -> set[str]:
+        return set(self.benchmarks_by_round.get(rnd, set()))
+
+    def scenarios_for(self, benchmarks: Iterable[str], rounds: Iterable[str] | None = None) -> dict[str, set[str]]:
+        """Scenario -> units that exist for these benchmarks (in these rounds)."""
+        bset, rset = set(benchmarks), set(rounds) if rounds else None
+        out: dict[str, set[str]] = {}
+        for (rnd, bench, scen), units in self.combos.items():
+            if bench in bset and (rset is None or rnd in rset):
+                out.setdefault(scen, set()).update(units)
+        return out
+
+    def rounds_with(self, benchmarks: Iterable[str]) -> list[str]:
+        bset = set(benchmarks)
+        return [r for r in self.rounds if self.benchmarks_by_round.get(r, set()) & bset]
+
+
+def _sorted_rounds(df: Any) -> list[str]:
+    if "round" not in df.columns:
+        return []
+    if "round_order" in df.columns:
+        pairs = df[["round", "round_order"]].dropna().drop_duplicates()
+        return [str(r) for r, _ in sorted(pairs.itertuples(index=False), key=lambda p: int(p[1]))]
+
+    def order(label: str) -> tuple[int, ...]:
+        return tuple(int(x) for x in re.findall(r"\d+", label))
+
+    return sorted({str(r) for r in df["round"].dropna().unique()}, key=order)
