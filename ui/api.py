@@ -467,10 +467,9 @@ def app_from_env() -> FastAPI:
 
 def _export_settings(settings: settings_mod.Settings) -> None:
     """Hand the resolved settings to worker processes through RESULTSQA_* variables."""
-    for s in settings_mod.SETTINGS:
-        value = settings.get(s.name)
-        if value is not None:
-            os.environ[s.env] = str(value)
+    from ui.cli import settings_env
+
+    os.environ.update(settings_env(settings))
 
 
 def main(args: Any, settings: settings_mod.Settings) -> int:

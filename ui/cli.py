@@ -68,6 +68,8 @@ def run_ui(args: argparse.Namespace, settings: Any) -> int:
 
 def configure_serve(p: argparse.ArgumentParser) -> None:
     """The API engineer's module owns the server; this is only the command's entry point."""
+    p.add_argument("--workers", type=int, default=1,
+                   help="uvicorn worker processes (>1 shares one index: use a Chroma server via --chroma-url).")
 
 
 def run_serve(args: argparse.Namespace, settings: Any) -> int:
