@@ -1,0 +1,142 @@
+"""The engine: one store generation's table, catalog and retriever behind one object.
+
+Why cached per generation: loading the parquet table and opening Chroma costs far more than
+answering a question, so `get_engine` keeps one `Engine` per store and reloads only when the
+store's `current` generation changes (an ingest swapped it).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from assistant.answer import Passage
+from ingest import settings as settings_mod
+
+
+class EngineUnavailable(Exception):
+    """No usable store: the message says how to fix it."""
+
+
+class Engine:
+    """Table + catalog + retrieval for one store generation (or a bare table in tests)."""
+
+    def __init__(self, table: Any, settings: settings_mod.Settings | None = None, store: Any = None,
+                 generation: str | None = None):
+        self.table = table
+        self.settings = settings if settings is not None else settings_mod.load()
+        self.store = store
+        self.generation = generation
+        self._catalog: Any = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_table(cls, df: Any, settings: settings_mod.Settings | None = None) -> "Engine":
+        """An engine over a DataFrame, with no store (search returns [])."""
+        return cls(df, settings=settings, store=None, generation=None)
+
+    @property
+    def catalog(self) -> Any:
+        """Built on first use: the offline answerer needs it, the agent's query tool may not."""
+        if self._catalog is None:
+            with self._lock:
+                if self._catalog is None:
+                    from assistant.catalog import Catalog
+
+                    self._catalog = Catalog.from_table(self.table)
+        return self._catalog
+
+    def execute(self, spec: Any) -> Any:
+        """Validate and run a `QuerySpec` with the settings' row cap, time box and default division."""
+        from assistant.executor import execute
+
+        return execute(spec, self.table, max_rows=int(self.settings.max_rows),
+                       timeout_ms=int(self.settings.query_timeout_ms),
+                       default_division=self.settings.default_division or None)
+
+    def validate(self, spec: Any) -> Any:
+        from assistant.executor import validate
+
+        return validate(spec, self.table)
+
+    def search(self, query: str, k: int | None = None, rounds: list[str] | None = None,
+               kind: str = "doc") -> list[Passage]:
+        from assistant.retrieval import search
+
+        if self.store is None:
+            return []
+        return search(self.store, query, int(k or self.settings.retrieval_k), rounds=rounds, kind=kind)
+
+    def describe(self) -> dict[str, Any]:
+        """What the data holds, for the agent's describe tool and the UI sidebar."""
+        from ingest.schema import COLUMNS
+
+        df = self.table
+        order = "round_order" if "round_order" in df.columns else "round"
+        rounds = df[["round", order]].drop_duplicates().sort_values(order)["round"].astype(str).tolist() \
+            if "round" in df.columns else []
+        rows_per_round = {r: int(n) for r, n in df.groupby("round").size().items()} if rounds else {}
+        benchmarks = {r: sorted(df.loc[df["round"] == r, "benchmark"].dropna().astype(str).unique().tolist())
+                      for r in rounds} if "benchmark" in df.columns else {}
+        units = sorted(df["units"].dropna().astype(str).unique().tolist()) if "units" in df.columns else []
+        return {
+            "rows": int(len(df)),
+            "rounds": rounds,
+            "latest_round": rounds[-1] if rounds else None,
+            "rows_per_round": rows_per_round,
+            "benchmarks_per_round": benchmarks,
+            "units": units,
+            "columns": [{"name": c.name, "help": c.help, "filterable": c.filterable}
+                        for c in COLUMNS if c.name in df.columns],
+            "generation": self.generation,
+        }
+
+
+_CACHE: dict[tuple[str, str | None], tuple[str, Engine]] = {}
+_CACHE_LOCK = threading.Lock()
+
+_FIX = "run `resultsqa ingest` to build it (see `resultsqa status`)"
+
+
+def _generation_marker(store_dir: Path) -> str | None:
+    current = store_dir / "current"
+    if not current.exists():
+        return None
+    return os.path.realpath(current)
+
+
+def get_engine(settings: settings_mod.Settings | None = None) -> Engine:
+    """The engine of the store's current generation, reused until an ingest swaps `current`."""
+    settings = settings if settings is not None else settings_mod.load()
+    store_dir = Path(str(settings.store))
+    key = (str(store_dir.resolve()), settings.get("chroma_url"))
+    marker = _generation_marker(store_dir)
+    if marker is None:
+        raise EngineUnavailable(f"No index found at {store_dir}: {_FIX}.")
+    with _CACHE_LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None and hit[0] == marker:
+            return hit[1]
+        try:
+            from ingest.store import StoreMissing, open_store
+        except ImportError as exc:  # pragma: no cover - store module not installed
+            raise EngineUnavailable(f"The store module is not available ({exc}).") from exc
+        try:
+            store = open_store(settings)
+        except StoreMissing as exc:
+            raise EngineUnavailable(f"No usable index at {store_dir} ({exc}): {_FIX}.") from exc
+        table = store.table()
+        if table is None or len(table) == 0:
+            raise EngineUnavailable(f"The index at {store_dir} holds no results: {_FIX}.")
+        generation = str(getattr(store, "generation", None) or Path(marker).name)
+        engine = Engine(table, settings=settings, store=store, generation=generation)
+        _CACHE[key] = (marker, engine)
+        return engine
+
+
+def clear_cache() -> None:
+    """Forget cached engines (tests; a server after deleting a store)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()

@@ -1,0 +1,649 @@
+"""Validate a `QuerySpec` against the real table and run it with plain pandas method calls.
+
+Why this shape: a model (or the offline parser) only fills a typed spec; every value it
+names is matched to a value that really is in the table before anything runs, so a typo
+becomes a `SpecError` with the closest valid values instead of a silently empty answer.
+Execution is boolean masks, `groupby().agg()`, `sort_values`, `drop_duplicates` and `head`
+— never eval/exec or pandas' string query/eval APIs — and the same steps are recorded as
+pandas code text so a reader can see (and re-run) exactly what was computed.
+
+MLPerf rules applied here (wording in `assistant.semantics`):
+- best = min for latency units, max otherwise; units are never mixed in one ranking;
+- the default division (setting `default_division`, "closed") is applied to ranking ops
+  (rows, compare, trend, metric aggregates) when the spec names no division, unless no
+  row of that division matches — counting ops (count, nunique, difference) count every
+  division, so "how many submitters in v6.1" matches the published total;
+- per-accelerator and efficiency figures are derived and labelled as such.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from assistant import semantics
+from assistant.spec import Filters, QuerySpec, Range
+from ingest.schema import COLUMN_NAMES, FILTERABLE
+
+# (round, platform, benchmark, scenario): one row per system result, as the spec documents.
+DEDUPE_KEY = ["round", "platform", "benchmark", "scenario"]
+LIST_FIELDS = [name for name, f in Filters.model_fields.items() if name not in
+               {"number_of_nodes", "total_accelerators", "accelerators_per_node", "has_power"}]
+RANGE_FIELDS = ["number_of_nodes", "total_accelerators", "accelerators_per_node"]
+RANKING_OPS = {"rows", "compare", "trend"}
+METRIC_AGGREGATES = {"max", "min", "mean", "median", "sum"}
+CITATION_COLUMNS = ["result_id", "result_url"]
+
+
+class SpecError(Exception):
+    """The spec cannot run as given. `str()` is one friendly line; `.suggestions` maps a field
+    to the closest valid values so a UI or an agent can offer or retry them."""
+
+    def __init__(self, message: str, suggestions: dict[str, list[str]] | None = None):
+        self.message = message
+        self.suggestions: dict[str, list[str]] = suggestions or {}
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class QueryTimeout(SpecError):
+    """The query ran past its time box (setting `query_timeout_ms`)."""
+
+
+@dataclass
+class QueryResult:
+    """What a query produced, with everything needed to cite it.
+
+    result_ids[i] and urls[i] belong together (one pair per cited row, duplicates removed):
+    in v4.1–v6.0 one result id covers a whole system submission, so ids repeat across rows
+    while urls differ.
+    """
+
+    spec: QuerySpec
+    rows: pd.DataFrame
+    unit: str | None = None
+    lower_is_better: bool = False
+    derived: bool = False
+    groups: pd.DataFrame | None = None
+    items: list[str] = field(default_factory=list)
+    sides: list["QueryResult"] = field(default_factory=list)
+    by_round: list[dict[str, Any]] = field(default_factory=list)
+    result_ids: list[str] = field(default_factory=list)
+    urls: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    pandas: str = ""
+    empty: bool = False
+    truncated: bool = False
+    value: float | None = None  # aggregate op without group_by: the single number
+
+    @property
+    def best(self) -> dict[str, Any] | None:
+        """The first row (the best one for rows/compare sides) as a dict, or None."""
+        return None if self.rows is None or self.rows.empty else self.rows.iloc[0].to_dict()
+
+
+# --- vocabulary and validation -----------------------------------------------------------
+
+_VOCAB_CACHE: dict[int, tuple[weakref.ref, dict[str, list[str]]]] = {}
+
+
+def vocabulary(table: pd.DataFrame) -> dict[str, list[str]]:
+    """Distinct string values per filterable column, cached per table object (the table of a
+    store generation never changes, and validation runs on every question)."""
+    key = id(table)
+    hit = _VOCAB_CACHE.get(key)
+    if hit is not None and hit[0]() is table:
+        return hit[1]
+    vocab: dict[str, list[str]] = {}
+    for name in FILTERABLE:
+        if name in table.columns and name not in RANGE_FIELDS:
+            values = table[name].dropna().astype(str).unique().tolist()
+            vocab[name] = sorted(values)
+    for stale in [k for k, (ref, _) in _VOCAB_CACHE.items() if ref() is None]:
+        del _VOCAB_CACHE[stale]
+    _VOCAB_CACHE[key] = (weakref.ref(table), vocab)
+    return vocab
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", str(text).casefold())
+
+
+def suggest(value: str, choices: list[str], limit: int = 5) -> list[str]:
+    """Closest valid values (rapidfuzz WRatio), best first."""
+    from rapidfuzz import fuzz, process, utils
+
+    if not choices:
+        return []
+    hits = process.extract(str(value), choices, scorer=fuzz.WRatio, processor=utils.default_process,
+                           limit=limit, score_cutoff=50)
+    return [h[0] for h in hits]
+
+
+def match_value(value: str, choices: list[str]) -> list[str]:
+    """Table values a user value stands for: exact, then case-insensitive exact (all casings),
+    then a unique match ignoring punctuation and spaces. [] when there is no safe match."""
+    if value in choices:
+        return [value]
+    folded = str(value).casefold()
+    same_case = [c for c in choices if c.casefold() == folded]
+    if same_case:
+        return same_case
+    target = _norm(value)
+    if not target:
+        return []
+    normal = [c for c in choices if _norm(c) == target]
+    return normal if len(normal) == 1 else []
+
+
+def _validate_filters(filters: Filters, table: pd.DataFrame, errors: list[str],
+                      suggestions: dict[str, list[str]], where: str = "") -> Filters:
+    vocab = vocabulary(table)
+    data = filters.model_dump()
+    for name in LIST_FIELDS:
+        values = data.get(name)
+        if not values:
+            data[name] = None
+            continue
+        if name not in table.columns:
+            errors.append(f"the table has no column {name!r}")
+            continue
+        choices = vocab.get(name, [])
+        matched: list[str] = []
+        for raw in values:
+            found = match_value(str(raw), choices)
+            if found:
+                matched.extend(v for v in found if v not in matched)
+                continue
+            close = suggest(str(raw), choices)
+            suggestions.setdefault(name, [])
+            suggestions[name].extend(c for c in close if c not in suggestions[name])
+            elsewhere = [other for other, vals in vocab.items() if other != name and match_value(str(raw), vals)]
+            hint = f" ({raw!r} is a value of {', '.join(elsewhere)})" if elsewhere else ""
+            did = f"; did you mean {', '.join(close[:3])}?" if close else ""
+            errors.append(f"no {name} {raw!r}{where} in the data{did}{hint}")
+        data[name] = matched or None
+    for name in RANGE_FIELDS:
+        rng = data.get(name)
+        if rng is None:
+            continue
+        lo, hi = rng.get("min"), rng.get("max")
+        if lo is None and hi is None:
+            data[name] = None
+        elif lo is not None and hi is not None and lo > hi:
+            errors.append(f"{name}{where}: min {lo} is larger than max {hi}")
+    return Filters(**data)
+
+
+def _valid_columns(table: pd.DataFrame, *, for_grouping: bool) -> list[str]:
+    cols = [c for c in COLUMN_NAMES if c in table.columns]
+    if for_grouping:
+        cols = [c for c in cols if c not in {"result", "power_result", "result_url", "result_path"}]
+    return cols
+
+
+def validate(spec: QuerySpec, table: pd.DataFrame) -> QuerySpec:
+    """Return a copy of `spec` whose filter values are real table values; raise `SpecError`
+    (with suggestions) for unknown values, unknown columns and incomplete op shapes."""
+    errors: list[str] = []
+    suggestions: dict[str, list[str]] = {}
+    filters = _validate_filters(spec.filters, table, errors, suggestions)
+    other = _validate_filters(spec.other, table, errors, suggestions, " (other)") if spec.other else None
+    sides = [_validate_filters(s, table, errors, suggestions, f" (side {i + 1})") for i, s in enumerate(spec.sides)] \
+        if spec.sides else None
+
+    group_by = list(spec.group_by) if spec.group_by else None
+    groupable = _valid_columns(table, for_grouping=True)
+    if group_by:
+        bad = [c for c in group_by if c not in groupable]
+        if bad:
+            suggestions["group_by"] = groupable
+            errors.append(f"cannot group by {', '.join(map(repr, bad))}; valid columns: {', '.join(groupable)}")
+    column = spec.column
+    columns = _valid_columns(table, for_grouping=False)
+    if column is not None and column not in columns:
+        close = suggest(column, columns)
+        suggestions["column"] = close or columns
+        errors.append(f"no column {column!r}; valid columns: {', '.join(columns)}")
+
+    if spec.op == "aggregate":
+        if spec.aggregate is None:
+            errors.append("an aggregate query needs `aggregate` (count, nunique, max, min, mean, median or sum)")
+        elif spec.aggregate == "nunique" and not column:
+            errors.append("`nunique` needs `column` (e.g. submitter)")
+    elif spec.op == "difference":
+        if spec.other is None or not column:
+            errors.append("a difference query needs `other` (the set to subtract) and `column` (e.g. benchmark)")
+    elif spec.op == "compare":
+        if not spec.sides or len(spec.sides) < 2:
+            errors.append("a compare query needs 2 or more `sides`")
+    if errors:
+        raise SpecError("; ".join(errors), suggestions)
+    return spec.model_copy(update={"filters": filters, "other": other, "sides": sides, "group_by": group_by})
+
+
+# --- execution helpers ---------------------------------------------------------------------
+
+class _Plan:
+    """Runs the steps, records each as pandas code text, and enforces the time box."""
+
+    def __init__(self, timeout_ms: int):
+        self.started = time.perf_counter()
+        self.timeout_ms = timeout_ms
+        self.lines: list[str] = []
+
+    def add(self, line: str) -> None:
+        self.lines.append(line)
+        self.check()
+
+    def check(self) -> None:
+        elapsed = (time.perf_counter() - self.started) * 1000
+        if self.timeout_ms and elapsed > self.timeout_ms:
+            raise QueryTimeout(f"the query took longer than {self.timeout_ms} ms and was stopped; "
+                               "narrow it down (a round, a benchmark, a scenario)")
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _float(series: pd.Series) -> pd.Series:
+    return pd.to_numeric(series, errors="coerce").astype("float64")
+
+
+def _mask(df: pd.DataFrame, filters: Filters, plan: _Plan, var: str = "df") -> pd.DataFrame:
+    """Apply every filter as a boolean mask; each step becomes one line of pandas text."""
+    for name in LIST_FIELDS:
+        values = getattr(filters, name)
+        if values:
+            df = df[df[name].isin(values)]
+            plan.add(f"{var} = {var}[{var}[{name!r}].isin({list(values)!r})]")
+    for name in RANGE_FIELDS:
+        rng: Range | None = getattr(filters, name)
+        if rng is None:
+            continue
+        col = _float(df[name])
+        if rng.min is not None:
+            df = df[col >= rng.min]
+            col = col[col >= rng.min]
+            plan.add(f"{var} = {var}[{var}[{name!r}] >= {rng.min!r}]")
+        if rng.max is not None:
+            df = df[col <= rng.max]
+            plan.add(f"{var} = {var}[{var}[{name!r}] <= {rng.max!r}]")
+    if filters.has_power is not None and "has_power" in df.columns:
+        df = df[df["has_power"].fillna(False).astype(bool) == filters.has_power]
+        plan.add(f"{var} = {var}[{var}['has_power'] == {filters.has_power!r}]")
+    return df
+
+
+def _merge(base: Filters, over: Filters | None) -> Filters:
+    """`over`'s named fields replace `base`'s (a compare side or a difference's other set)."""
+    if over is None:
+        return base
+    data = base.model_dump(exclude_none=True)
+    data.update(over.model_dump(exclude_none=True))
+    return Filters(**data)
+
+
+def _apply_default_division(table: pd.DataFrame, filters: Filters, default: str | None,
+                            notes: list[str]) -> Filters:
+    """Closed by default — but not when the named submitter/system only exists in another
+    division, which would turn a real answer into an empty one."""
+    if filters.division or not default or "division" not in table.columns:
+        return filters
+    scratch = _Plan(0)
+    candidates = _mask(table, filters, scratch)
+    divisions = candidates["division"].dropna().unique().tolist()
+    if default in divisions:
+        if len(divisions) > 1:
+            notes.append(f"{default.capitalize()} division assumed (no division named)")
+        return filters.model_copy(update={"division": [default]})
+    if divisions:
+        notes.append(f"no {default}-division results match; showing {', '.join(sorted(divisions))} division results")
+    return filters
+
+
+def _with_metric(df: pd.DataFrame, metric: str, plan: _Plan, notes: list[str]) -> pd.DataFrame:
+    """Add `value` (the metric) and `value_unit`; keep only rows where the metric exists."""
+    result = _float(df["result"])
+    if metric == "result":
+        df = df.assign(value=result, value_unit=df["units"])
+        plan.add("df = df.assign(value=df['result'], value_unit=df['units'])")
+    elif metric == "result_per_accelerator":
+        latency = df["units"].map(semantics.is_latency).astype(bool)
+        if latency.any():
+            notes.append("latency results left out of the per-accelerator figure (it only applies to throughput)")
+        accs = _float(df["total_accelerators"])
+        keep = ~latency & (accs > 0)
+        df = df[keep]
+        plan.add("df = df[~df['units'].str.startswith('Latency') & (df['total_accelerators'] > 0)]")
+        df = df.assign(value=result[keep] / accs[keep], value_unit=df["units"] + " per accelerator")
+        plan.add("df = df.assign(value=df['result'] / df['total_accelerators'], "
+                 "value_unit=df['units'] + ' per accelerator')")
+        notes.append(semantics.DERIVED_NOTE)
+    elif metric == "power":
+        power = _float(df["power_result"]) if "power_result" in df.columns else pd.Series(math.nan, index=df.index)
+        df = df[power.notna()]
+        plan.add("df = df[df['power_result'].notna()]")
+        df = df.assign(value=power[power.notna()], value_unit=df["power_units"])
+        plan.add("df = df.assign(value=df['power_result'], value_unit=df['power_units'])")
+        notes.append("power: lower is better for the same work (only v4.1 and v5.1 have power results)")
+    elif metric == "efficiency":
+        power = _float(df["power_result"]) if "power_result" in df.columns else pd.Series(math.nan, index=df.index)
+        latency = df["units"].map(semantics.is_latency).astype(bool)
+        keep = (df["power_units"] == "Watts").fillna(False).astype(bool) & ~latency & (power > 0)
+        df = df[keep]
+        plan.add("df = df[(df['power_units'] == 'Watts') & (df['power_result'] > 0)]")
+        df = df.assign(value=result[keep] / power[keep], value_unit=df["units"] + " per Watt")
+        plan.add("df = df.assign(value=df['result'] / df['power_result'], value_unit=df['units'] + ' per Watt')")
+        notes.append(semantics.EFFICIENCY_NOTE)
+    df = df[df["value"].notna()]
+    return df
+
+
+def _one_unit(df: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[str]) -> pd.DataFrame:
+    """Never rank across units: keep the most common unit and say which rows were left out."""
+    units = df["value_unit"].dropna()
+    counts = units.value_counts()
+    if len(counts) <= 1:
+        return df
+    ordered = sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))
+    keep = ordered[0][0]
+    others = ", ".join(f"{u} ({n} rows)" for u, n in ordered[1:])
+    notes.append(f"mixed units: ranked only the {ordered[0][1]} rows in {keep}; left out {others} — "
+                 "name a benchmark and scenario (or a unit) to choose")
+    df = df[df["value_unit"] == keep]
+    plan.add(f"df = df[df['value_unit'] == {keep!r}]  # never rank across units")
+    return df
+
+
+def _ascending(order: str, lower_is_better: bool) -> bool:
+    if order == "asc":
+        return True
+    if order == "desc":
+        return False
+    best_first_ascending = lower_is_better
+    return best_first_ascending if order == "best" else not best_first_ascending
+
+
+def _sort(df: pd.DataFrame, ascending: bool, plan: _Plan) -> pd.DataFrame:
+    keys = ["value"] + [c for c in ("round", "result_id", "result_url") if c in df.columns]
+    df = df.sort_values(keys, ascending=[ascending] + [True] * (len(keys) - 1), kind="mergesort")
+    plan.add(f"df = df.sort_values('value', ascending={ascending})")
+    return df
+
+
+def _cite(result: QueryResult) -> QueryResult:
+    pairs: list[tuple[str, str]] = []
+    frames = [result.rows] if result.rows is not None else []
+    for frame in frames:
+        if frame.empty or "result_id" not in frame.columns:
+            continue
+        urls = frame["result_url"] if "result_url" in frame.columns else pd.Series("", index=frame.index)
+        for rid, url in zip(frame["result_id"].tolist(), urls.tolist()):
+            pair = (str(rid), "" if pd.isna(url) else str(url))
+            if pair not in pairs:
+                pairs.append(pair)
+    result.result_ids = [p[0] for p in pairs]
+    result.urls = [p[1] for p in pairs]
+    result.empty = result.rows is None or result.rows.empty
+    if result.empty and not result.items and result.value is None and not any(
+            "no rows match" in n for n in result.notes):
+        result.notes.append("no rows match these filters")
+    return result
+
+
+def _unit_info(df: pd.DataFrame, metric: str) -> tuple[str | None, bool]:
+    if df.empty:
+        return None, semantics.lower_is_better(None, metric)
+    unit = df["value_unit"].iloc[0]
+    raw_unit = df["units"].iloc[0] if "units" in df.columns else unit
+    return (None if pd.isna(unit) else str(unit)), semantics.lower_is_better(
+        None if pd.isna(raw_unit) else str(raw_unit), metric)
+
+
+def _dedupe_notes(notes: list[str]) -> list[str]:
+    out: list[str] = []
+    for n in notes:
+        if n not in out:
+            out.append(n)
+    return out
+
+
+# --- ops ---------------------------------------------------------------------------------
+
+def _ranked(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan, notes: list[str],
+            max_rows: int, dedupe: bool, limit: int) -> tuple[pd.DataFrame, str | None, bool, bool]:
+    df = _mask(table, filters, plan)
+    df = _with_metric(df, spec.metric, plan, notes)
+    df = _one_unit(df, spec, plan, notes)
+    unit, lib = _unit_info(df, spec.metric)
+    df = _sort(df, _ascending(spec.order, lib), plan)
+    if dedupe:
+        keys = [k for k in DEDUPE_KEY if k in df.columns]
+        df = df.drop_duplicates(keys, keep="first")
+        plan.add(f"df = df.drop_duplicates({keys!r})  # best row per system result")
+    cap = min(limit, max_rows)
+    truncated = len(df) > max_rows and limit > max_rows
+    df = df.head(cap)
+    plan.add(f"df = df.head({cap})")
+    return df, unit, lib, truncated
+
+
+def _run_rows(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[str], max_rows: int,
+              default_division: str | None) -> QueryResult:
+    filters = _apply_default_division(table, spec.filters, default_division, notes)
+    spec = spec.model_copy(update={"filters": filters})
+    rows, unit, lib, truncated = _ranked(table, spec, filters, plan, notes, max_rows, spec.dedupe, spec.limit)
+    if lib and spec.metric == "result":
+        notes.append(semantics.LATENCY_NOTE)
+    return QueryResult(spec=spec, rows=rows, unit=unit, lower_is_better=lib,
+                       derived=semantics.is_derived(spec.metric), truncated=truncated)
+
+
+def _run_aggregate(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[str], max_rows: int,
+                   default_division: str | None) -> QueryResult:
+    agg = spec.aggregate
+    filters = spec.filters
+    if agg in METRIC_AGGREGATES:
+        filters = _apply_default_division(table, filters, default_division, notes)
+    spec = spec.model_copy(update={"filters": filters})
+    df = _mask(table, filters, plan)
+    keys = list(spec.group_by or [])
+    unit: str | None = None
+    lib = False
+    if agg in ("count", "nunique"):
+        df = df.assign(value=_float(df["result"]), value_unit=df["units"])
+        if agg == "count":
+            if keys:
+                groups = df.groupby(keys, dropna=False).size().reset_index(name="value")
+                plan.add(f"groups = df.groupby({keys!r}).size().reset_index(name='value')")
+            else:
+                value = float(len(df))
+                plan.add("value = len(df)")
+        else:
+            col = spec.column
+            if keys:
+                groups = df.groupby(keys, dropna=False)[col].nunique().reset_index(name="value")
+                plan.add(f"groups = df.groupby({keys!r})[{col!r}].nunique().reset_index(name='value')")
+            else:
+                value = float(df[col].nunique())
+                plan.add(f"value = df[{col!r}].nunique()")
+        rows = df
+        extreme = None
+    else:
+        df = _with_metric(df, spec.metric, plan, notes)
+        units = df["value_unit"].dropna().unique().tolist()
+        if len(units) > 1:
+            keys = keys + ["value_unit"]
+            notes.append("mixed units: split by unit (" + ", ".join(map(str, sorted(units))) + ")")
+        elif units:
+            unit = str(units[0])
+            lib = semantics.lower_is_better(str(df["units"].iloc[0]), spec.metric)
+        rows = df
+        extreme = None
+        if agg in ("max", "min"):
+            df_sorted = df.sort_values(["value", "result_id"], ascending=[agg == "min", True], kind="mergesort")
+            extreme = df_sorted.drop_duplicates(keys, keep="first") if keys else df_sorted.head(1)
+            plan.add(f"df = df.sort_values('value', ascending={agg == 'min'})")
+        if keys:
+            groups = df.groupby(keys, dropna=False).agg(value=("value", agg), rows=("value", "size")).reset_index()
+            plan.add(f"groups = df.groupby({keys!r}).agg(value=('value', {agg!r}), rows=('value', 'size'))"
+                     ".reset_index()")
+            if extreme is not None:
+                cite = extreme[keys + [c for c in CITATION_COLUMNS if c in extreme.columns]]
+                groups = groups.merge(cite, on=keys, how="left")
+        else:
+            value = float(getattr(df["value"], agg)()) if not df.empty else None
+            plan.add(f"value = df['value'].{agg}()")
+        if extreme is not None:
+            rows = extreme
+        if agg in ("sum", "mean", "median") and spec.metric == "result":
+            notes.append(f"{agg} of results across systems of different sizes; read with care")
+    truncated = False
+    result_value: float | None = None
+    groups_df: pd.DataFrame | None = None
+    if keys:
+        ascending = _ascending(spec.order, lib) if agg in METRIC_AGGREGATES else spec.order in ("asc", "worst")
+        sort_keys = ["value"] + keys
+        groups_df = groups.sort_values(sort_keys, ascending=[ascending] + [True] * len(keys), kind="mergesort")
+        cap = min(spec.limit, max_rows)
+        if len(groups_df) > cap:
+            notes.append(f"showing {cap} of {len(groups_df)} groups")
+            groups_df = groups_df.head(cap)
+        groups_df = groups_df.reset_index(drop=True)
+    else:
+        result_value = value
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            result_value = None
+    if len(rows) > max_rows:
+        truncated = True
+        rows = rows.head(max_rows)
+    result = QueryResult(spec=spec, rows=rows, unit=unit, lower_is_better=lib,
+                         derived=semantics.is_derived(spec.metric) and agg in METRIC_AGGREGATES,
+                         groups=groups_df, truncated=truncated, value=result_value)
+    return result
+
+
+def _run_difference(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[str],
+                    max_rows: int) -> QueryResult:
+    col = spec.column
+    a = _mask(table, spec.filters, plan, "a")
+    other = _merge(spec.filters, spec.other)
+    b = _mask(table, other, plan, "b")
+    in_b = set(b[col].dropna().astype(str).tolist())
+    items = sorted({str(v) for v in a[col].dropna().tolist()} - in_b)
+    plan.add(f"items = sorted(set(a[{col!r}].dropna()) - set(b[{col!r}].dropna()))")
+    rows = a[a[col].astype(str).isin(items)]
+    rows = rows.sort_values([c for c in (col, "result_id") if c in rows.columns], kind="mergesort")
+    rows = rows.drop_duplicates([col], keep="first")
+    rows = rows.assign(value=_float(rows["result"]), value_unit=rows["units"]).head(max_rows)
+    if not items:
+        notes.append(f"no {col} is present in the first set and absent from the other")
+    return QueryResult(spec=spec.model_copy(update={"other": other}), rows=rows, items=items,
+                       truncated=len(items) > max_rows)
+
+
+def _run_compare(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[str], max_rows: int,
+                 default_division: str | None) -> QueryResult:
+    sides: list[QueryResult] = []
+    frames: list[pd.DataFrame] = []
+    for i, side in enumerate(spec.sides or []):
+        side_notes: list[str] = []
+        merged = _merge(spec.filters, side)
+        side_spec = spec.model_copy(update={"op": "rows", "filters": merged, "sides": None, "limit": 1,
+                                            "dedupe": True})
+        plan.add(f"# side {i + 1}")
+        res = _run_rows(table, side_spec, plan, side_notes, max_rows, default_division)
+        res.notes = _dedupe_notes(side_notes)
+        _cite(res)
+        sides.append(res)
+        if not res.rows.empty:
+            frames.append(res.rows.assign(side=i + 1))
+            notes.append(f"side {i + 1}: " + semantics.describe_row(res.rows.iloc[0]))
+        else:
+            notes.append(f"side {i + 1}: no rows match")
+    units = {s.unit for s in sides if not s.empty}
+    if len(units) > 1:
+        raise SpecError("cannot compare different units (" + ", ".join(sorted(map(str, units))) + "); "
+                        "compare the same benchmark and scenario",
+                        {"units": sorted(map(str, units))})
+    rows = pd.concat(frames) if frames else table.head(0).assign(value=pd.Series(dtype="float64"),
+                                                                  value_unit=pd.Series(dtype="string"), side=0)
+    if len(frames) > 1:
+        combos = rows[["benchmark", "scenario"]].drop_duplicates()
+        if len(combos) > 1:
+            notes.append("the sides' best rows are on different benchmarks or scenarios")
+    unit = next(iter(units)) if units else None
+    lib = sides[0].lower_is_better if sides else False
+    return QueryResult(spec=spec, rows=rows, unit=unit, lower_is_better=lib,
+                       derived=semantics.is_derived(spec.metric), sides=sides)
+
+
+def _run_trend(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[str], max_rows: int,
+               default_division: str | None) -> QueryResult:
+    filters = _apply_default_division(table, spec.filters, default_division, notes)
+    spec = spec.model_copy(update={"filters": filters})
+    df = _mask(table, filters, plan)
+    df = _with_metric(df, spec.metric, plan, notes)
+    df = _one_unit(df, spec, plan, notes)
+    unit, lib = _unit_info(df, spec.metric)
+    df = _sort(df, _ascending(spec.order, lib), plan)
+    combos = df[["benchmark", "scenario"]].drop_duplicates() if not df.empty else df
+    if len(combos) > 1:
+        notes.append(f"best row per round across {len(combos)} benchmark/scenario pairs; "
+                     "name one benchmark and scenario for a like-for-like trend")
+    df = df.drop_duplicates(["round"], keep="first")
+    plan.add("df = df.drop_duplicates(['round'])  # best row per round")
+    order_col = "round_order" if "round_order" in df.columns else "round"
+    df = df.sort_values(order_col, kind="mergesort").head(max_rows)
+    plan.add(f"df = df.sort_values({order_col!r})")
+    if filters.round:
+        missing = [r for r in filters.round if r not in set(df["round"].astype(str))]
+        if missing:
+            notes.append("no matching rows in " + ", ".join(missing))
+    by_round = [
+        {"round": str(r["round"]), "value": float(r["value"]), "unit": unit,
+         "result_id": str(r["result_id"]), "url": None if pd.isna(r.get("result_url")) else str(r.get("result_url")),
+         "submitter": r.get("submitter"), "system_name": r.get("system_name"),
+         "benchmark": r.get("benchmark"), "scenario": r.get("scenario")}
+        for _, r in df.iterrows()
+    ]
+    return QueryResult(spec=spec, rows=df, unit=unit, lower_is_better=lib, derived=semantics.is_derived(spec.metric),
+                       by_round=by_round)
+
+
+def execute(spec: QuerySpec, table: pd.DataFrame, *, max_rows: int = 1000, timeout_ms: int = 2000,
+            default_division: str | None = "closed") -> QueryResult:
+    """Validate and run one spec. Raises `SpecError` (bad spec) or `QueryTimeout`; an empty
+    match is not an error: the result has `empty=True` and a note saying so."""
+    plan = _Plan(timeout_ms)
+    plan.add("df = table")
+    spec = validate(spec, table)
+    plan.check()
+    notes: list[str] = []
+    if spec.op == "rows":
+        result = _run_rows(table, spec, plan, notes, max_rows, default_division)
+    elif spec.op == "aggregate":
+        result = _run_aggregate(table, spec, plan, notes, max_rows, default_division)
+    elif spec.op == "difference":
+        result = _run_difference(table, spec, plan, notes, max_rows)
+    elif spec.op == "compare":
+        result = _run_compare(table, spec, plan, notes, max_rows, default_division)
+    elif spec.op == "trend":
+        result = _run_trend(table, spec, plan, notes, max_rows, default_division)
+    else:  # pragma: no cover - pydantic restricts op
+        raise SpecError(f"unknown op {spec.op!r}")
+    plan.check()
+    if spec.op != "compare":
+        notes.extend(semantics.describe_caveats(result.rows))
+    result.notes = _dedupe_notes(notes + result.notes)
+    result.pandas = plan.text()
+    return _cite(result)

@@ -1,0 +1,185 @@
+"""MLPerf semantics the answer must respect: units, lower-is-better, derived labels, caveats.
+
+Kept apart from the executor so the composer, the agent and the UI state the same caveats
+with the same words: a latency figure is never called "higher", a per-accelerator figure
+is always labelled derived, and a comparison always names round, division, availability,
+scenario and node/accelerator counts.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable
+
+from ingest.schema import LATENCY_UNITS
+
+DERIVED_NOTE = "per-accelerator figures are derived (result ÷ total accelerators), not an official MLPerf metric"
+EFFICIENCY_NOTE = "efficiency figures are derived (result ÷ system power in Watts), not an official MLPerf metric"
+LATENCY_NOTE = "latency: lower is better"
+PREVIEW_NOTE = "these rows include preview systems (not yet available)"
+RDI_NOTE = "these rows include rdi systems (research, development or internal)"
+
+# Short unit names for display ("12.5 ms" reads better than "12.5 Latency (ms)").
+_SHORT_UNITS = {"Latency (ms)": "ms", "Latency (s)": "s", "Latency (us)": "µs"}
+
+
+def is_latency(unit: str | None) -> bool:
+    """True for units where a smaller number is a better result (latency, energy per query)."""
+    if not unit:
+        return False
+    return unit in LATENCY_UNITS or unit.strip().lower().startswith("latency")
+
+
+def lower_is_better(unit: str | None, metric: str = "result") -> bool:
+    """Direction of "best" for a metric: power is better when lower, derived throughput when higher."""
+    if metric == "power":
+        return True
+    if metric in {"result_per_accelerator", "efficiency"}:
+        return False
+    return is_latency(unit)
+
+
+def metric_unit(metric: str, unit: str | None, power_unit: str | None = None) -> str | None:
+    """The unit of the figure a metric produces, so derived values never wear an official unit."""
+    if metric == "result_per_accelerator":
+        return f"{unit} per accelerator" if unit else "per accelerator"
+    if metric == "efficiency":
+        return f"{unit} per Watt" if unit else "per Watt"
+    if metric == "power":
+        return power_unit or "Watts"
+    return unit
+
+
+def is_derived(metric: str) -> bool:
+    return metric in {"result_per_accelerator", "efficiency"}
+
+
+def derived_note(metric: str) -> str | None:
+    return {"result_per_accelerator": DERIVED_NOTE, "efficiency": EFFICIENCY_NOTE}.get(metric)
+
+
+def _group_thousands(text: str) -> str:
+    sign = "-" if text.startswith("-") else ""
+    text = text.lstrip("-")
+    whole, _, frac = text.partition(".")
+    whole = f"{int(whole):,}"
+    return sign + whole + ("." + frac if frac else "")
+
+
+def format_number(value: float | int | None, *, exact: bool = True) -> str:
+    """A number with thousands separators.
+
+    exact=True prints the value as published (shortest repr, no rounding), because answers
+    promise exact numbers; exact=False (derived figures) rounds to a readable precision.
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    if exact:
+        text = repr(value)
+        if "e" in text or "E" in text:
+            text = f"{value:.6f}".rstrip("0").rstrip(".")
+        return _group_thousands(text)
+    magnitude = abs(value)
+    decimals = 1 if magnitude >= 100 else 2 if magnitude >= 1 else 4
+    text = f"{value:.{decimals}f}".rstrip("0").rstrip(".")
+    return _group_thousands(text)
+
+
+def format_value(value: float | int | None, unit: str | None = None, *, exact: bool = True) -> str:
+    """`1136100, "Tokens/s"` -> `1,136,100 Tokens/s`; `12.5, "Latency (ms)"` -> `12.5 ms`."""
+    number = format_number(value, exact=exact)
+    if not unit:
+        return number
+    return f"{number} {_SHORT_UNITS.get(unit, unit)}"
+
+
+def _distinct(values: Iterable[Any]) -> list[Any]:
+    seen: list[Any] = []
+    for v in values:
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            continue
+        try:
+            import pandas as pd
+
+            if pd.isna(v):
+                continue
+        except (TypeError, ValueError):
+            pass
+        if v not in seen:
+            seen.append(v)
+    return seen
+
+
+def describe_caveats(rows: Any) -> list[str]:
+    """The caveats a reader needs to judge these rows: round, division, availability, scenario,
+    node and accelerator counts. `rows` is a DataFrame with table columns (missing ones are skipped).
+    """
+    if rows is None or len(rows) == 0:
+        return []
+    notes: list[str] = []
+    cols = set(rows.columns)
+
+    def col(name: str) -> list[Any]:
+        return _distinct(rows[name].tolist()) if name in cols else []
+
+    rounds = col("round")
+    if len(rounds) > 1:
+        notes.append("rows span several rounds: " + ", ".join(map(str, rounds)))
+    divisions = col("division")
+    if len(divisions) > 1:
+        notes.append("rows mix divisions: " + ", ".join(map(str, divisions)))
+    elif divisions and divisions[0] != "closed":
+        notes.append(f"{divisions[0]} division results (not directly comparable with closed)")
+    availability = col("availability")
+    if "preview" in availability:
+        notes.append(PREVIEW_NOTE)
+    if "rdi" in availability:
+        notes.append(RDI_NOTE)
+    scenarios = col("scenario")
+    if len(scenarios) > 1:
+        notes.append("rows mix scenarios: " + ", ".join(map(str, scenarios)))
+    if "number_of_nodes" in cols:
+        nodes = [int(n) for n in _distinct(rows["number_of_nodes"].tolist())]
+        if any(n > 1 for n in nodes):
+            notes.append("includes multi-node systems (up to {} nodes); compare per node or per accelerator with care"
+                         .format(max(nodes)))
+    if "total_accelerators" in cols:
+        accs = [int(n) for n in _distinct(rows["total_accelerators"].tolist())]
+        if len(accs) > 1:
+            notes.append(f"accelerator counts differ ({min(accs)}–{max(accs)} per system)")
+    units = col("units")
+    if any(is_latency(u) for u in units):
+        notes.append(LATENCY_NOTE)
+    return notes
+
+
+def describe_row(row: Any) -> str:
+    """One line of context for a cited row: who, what, where, and the counts that matter."""
+    get = row.get if hasattr(row, "get") else (lambda k, d=None: getattr(row, k, d))
+    parts = [str(get("submitter", "")), f"\"{get('system_name', '')}\""]
+    nodes, accs = get("number_of_nodes"), get("total_accelerators")
+    counts = []
+    try:
+        if nodes is not None and not _isnan(nodes):
+            counts.append(f"{int(nodes)} node{'s' if int(nodes) != 1 else ''}")
+        if accs is not None and not _isnan(accs):
+            counts.append(f"{int(accs)}× {get('accelerator_family') or get('accelerator') or 'accelerator'}")
+    except (TypeError, ValueError):
+        pass
+    if counts:
+        parts.append("(" + ", ".join(counts) + ")")
+    parts.append(", ".join(str(x) for x in (get("round"), get("division"), get("availability"), get("scenario"))
+                           if x is not None and not _isnan(x)))
+    return " ".join(p for p in parts if p)
+
+
+def _isnan(value: Any) -> bool:
+    try:
+        import pandas as pd
+
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False
