@@ -1,0 +1,295 @@
+"""Commentary documents → token-sized `Chunk`s with the metadata citations need.
+
+Loaders for Markdown (YAML front matter), plain text, HTML and PDF all end in the same
+`Document` (title, metadata, pages of text), and one chunker turns that into chunks. Chunks
+are sized in tiktoken tokens (cl100k_base, loaded from the copy bundled with llama-index, see
+`setup_offline_env`) because the answering model's context is counted in tokens, and they
+keep whole paragraphs where they fit so a cited passage reads as the author wrote it.
+PDF chunks never cross a page, so every passage can cite its page number.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ingest.errors import SourceError
+from ingest.records import Chunk
+
+MARKDOWN = {".md", ".markdown"}
+TEXT = {".txt", ".text"}
+HTML = {".html", ".htm"}
+PDF = {".pdf"}
+SUPPORTED = MARKDOWN | TEXT | HTML | PDF
+
+_ROUND_IN_NAME = re.compile(r"(?<![0-9A-Za-z])v(\d+\.\d+)(?![0-9])")
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
+
+
+@dataclass
+class Document:
+    """A loaded document: metadata plus one text per page (one page for non-PDF formats)."""
+
+    doc_id: str
+    title: str
+    pages: list[str]
+    metadata: dict[str, Any] = field(default_factory=dict)
+    paged: bool = False
+
+
+@lru_cache(maxsize=1)
+def _encoding():
+    from ingest.settings import setup_offline_env
+
+    setup_offline_env()
+    import tiktoken
+
+    return tiktoken.get_encoding("cl100k_base")
+
+
+def count_tokens(text: str) -> int:
+    return len(_encoding().encode(text, disallowed_special=()))
+
+
+def _read_text(path: Path) -> str:
+    """Bytes → str, refusing what is not a text document (binary, not UTF-8, empty)."""
+    data = path.read_bytes()
+    if not data.strip():
+        raise SourceError(path, "empty file")
+    if b"\x00" in data[:8192]:
+        raise SourceError(path, "binary file, not text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SourceError(path, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
+    return text.replace("\r\n", "\n")
+
+
+def _flat(value: Any) -> Any:
+    """Front-matter values as Chroma metadata (str/int/float/bool only)."""
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def _rounds_from_name(name: str) -> str:
+    return ",".join(f"v{m}" for m in _ROUND_IN_NAME.findall(name))
+
+
+def load_markdown(path: Path) -> Document:
+    import yaml
+
+    text = _read_text(path)
+    meta: dict[str, Any] = {}
+    match = _FRONT_MATTER.match(text)
+    if match:
+        try:
+            loaded = yaml.safe_load(match.group(1))
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" (line {mark.line + 2})" if mark else ""
+            raise SourceError(path, f"malformed YAML front matter{where}") from None
+        if loaded is not None and not isinstance(loaded, dict):
+            raise SourceError(path, "YAML front matter is not a mapping of keys to values")
+        meta = {str(k): _flat(v) for k, v in (loaded or {}).items() if v is not None}
+        text = text[match.end():]
+    if not text.strip():
+        raise SourceError(path, "no text after the front matter")
+    title = str(meta.pop("title", "") or _first_heading(text) or path.stem)
+    return Document(path.name, title, [text], meta)
+
+
+def _first_heading(text: str) -> str:
+    for line in text.splitlines():
+        if line.startswith("#"):
+            return line.lstrip("#").strip()
+    return ""
+
+
+def load_text(path: Path) -> Document:
+    text = _read_text(path)
+    first = next((line.strip() for line in text.splitlines() if line.strip()), path.stem)
+    return Document(path.name, first[:200], [text])
+
+
+def load_html(path: Path) -> Document:
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(_read_text(path), "html.parser")
+    for tag in soup(["script", "style", "noscript", "nav", "header", "footer"]):
+        tag.decompose()
+    title = soup.title.get_text(strip=True) if soup.title else ""
+    body = soup.body or soup
+    # Block elements end a paragraph; get_text with "\n" keeps them apart, blank lines mark paragraphs.
+    for block in body.find_all(["p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "br", "pre"]):
+        block.insert_after("\n\n")
+    text = re.sub(r"[ \t]+", " ", body.get_text())
+    text = re.sub(r"\n\s*\n+", "\n\n", text).strip()
+    if not text:
+        raise SourceError(path, "HTML page has no text")
+    return Document(path.name, title or _first_line(text) or path.stem, [text])
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")[:200]
+
+
+def load_pdf(path: Path) -> Document:
+    import logging
+
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    if path.stat().st_size == 0:
+        raise SourceError(path, "empty file")
+    try:
+        reader = PdfReader(str(path))
+        # Layout mode: Google-Docs PDFs (the MLCommons supplemental discussions) otherwise
+        # come out one word per line.
+        pages = [_tidy_pdf_page(page.extract_text(extraction_mode="layout")) for page in reader.pages]
+        info = reader.metadata or {}
+    except (PdfReadError, ValueError, KeyError, TypeError, OSError) as exc:
+        raise SourceError(path, f"not a readable PDF ({exc.__class__.__name__}: {exc})".splitlines()[0]) from None
+    if not any(p.strip() for p in pages):
+        raise SourceError(path, "PDF has no extractable text")
+    title = str(info.get("/Title") or "").strip() or _first_line(pages[0]) or path.stem
+    return Document(path.name, title, pages, {}, paged=True)
+
+
+def _tidy_pdf_page(text: str) -> str:
+    lines = [re.sub(r"\s{2,}", " ", line).strip() for line in text.splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def load_document(path: str | Path) -> Document:
+    """Load one file by its suffix; anything we cannot read is a one-line SourceError."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if not path.is_file():
+        raise SourceError(path, "file not found")
+    if suffix in MARKDOWN:
+        return load_markdown(path)
+    if suffix in TEXT:
+        return load_text(path)
+    if suffix in HTML:
+        return load_html(path)
+    if suffix in PDF:
+        return load_pdf(path)
+    raise SourceError(path, f"unsupported document type {suffix or '(no suffix)'}; "
+                            f"supported: {', '.join(sorted(SUPPORTED))}")
+
+
+# --- chunking ---------------------------------------------------------------------------
+
+def _split_long(paragraph: str, size: int) -> list[str]:
+    """A paragraph over the budget: split at sentence ends, then (last resort) at token boundaries."""
+    enc = _encoding()
+    pieces: list[str] = []
+    current = ""
+    for sentence in re.split(r"(?<=[.!?])\s+", paragraph):
+        candidate = f"{current} {sentence}".strip()
+        if count_tokens(candidate) <= size:
+            current = candidate
+            continue
+        if current:
+            pieces.append(current)
+        if count_tokens(sentence) <= size:
+            current = sentence
+        else:
+            tokens = enc.encode(sentence, disallowed_special=())
+            for i in range(0, len(tokens), size):
+                pieces.append(enc.decode(tokens[i:i + size]))
+            current = ""
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def _overlap_tail(text: str, overlap: int) -> str:
+    """The last `overlap` tokens of a chunk, starting at a word boundary."""
+    if overlap <= 0:
+        return ""
+    enc = _encoding()
+    tokens = enc.encode(text, disallowed_special=())
+    if len(tokens) <= overlap:
+        return ""
+    tail = enc.decode(tokens[-overlap:])
+    cut = re.search(r"\s", tail)
+    return tail[cut.end():].strip() if cut else ""
+
+
+def chunk_text(text: str, chunk_tokens: int, chunk_overlap: int) -> list[str]:
+    """Pack whole paragraphs into chunks of at most ~chunk_tokens; neighbours share chunk_overlap tokens."""
+    if chunk_tokens <= 0:
+        raise ValueError("chunk_tokens must be positive")
+    overlap = max(0, min(chunk_overlap, chunk_tokens // 2))
+    budget = chunk_tokens - overlap
+    paragraphs: list[str] = []
+    for para in re.split(r"\n\s*\n", text):
+        para = para.strip()
+        if not para:
+            continue
+        paragraphs.extend(_split_long(para, budget) if count_tokens(para) > budget else [para])
+    chunks: list[str] = []
+    current: list[str] = []
+    used = 0
+    for para in paragraphs:
+        n = count_tokens(para)
+        if current and used + n > budget:
+            chunks.append("\n\n".join(current))
+            current, used = [], 0
+        current.append(para)
+        used += n + 1
+    if current:
+        chunks.append("\n\n".join(current))
+    if overlap:
+        chunks = [chunks[0]] + [
+            (f"{tail}\n\n{chunk}" if (tail := _overlap_tail(prev, overlap)) else chunk)
+            for prev, chunk in zip(chunks, chunks[1:])
+        ]
+    return chunks
+
+
+def document_chunks(doc: Document, chunk_tokens: int, chunk_overlap: int, url: str = "",
+                    source: str = "") -> list[Chunk]:
+    """Chunks with the flat metadata retrieval and citations read (see ingest.records.Chunk)."""
+    base: dict[str, Any] = {k: v for k, v in doc.metadata.items()}
+    if "kind" in base:  # the front matter's kind (news, vendor-blog, ...) is kept as doc_kind
+        base["doc_kind"] = base.pop("kind")
+    base.update({
+        "kind": "doc",
+        "doc_id": doc.doc_id,
+        "title": doc.title,
+        "source": str(base.get("source") or source),
+        "url": str(base.get("url") or url),
+        "published": str(base.get("published", "")),
+        "rounds": str(base.get("rounds") or _rounds_from_name(doc.doc_id)),
+        "language": str(base.get("language", "")),
+    })
+    chunks: list[Chunk] = []
+    index = 0
+    for page_no, page in enumerate(doc.pages, 1):
+        if not page.strip():
+            continue
+        for text in chunk_text(page, chunk_tokens, chunk_overlap):
+            meta = dict(base, chunk_index=index)
+            if doc.paged:
+                meta["page"] = page_no
+            chunks.append(Chunk(id=f"doc:{doc.doc_id}:{index}", text=text, metadata=meta))
+            index += 1
+    return chunks
+
+
+def load_chunks(path: str | Path, chunk_tokens: int, chunk_overlap: int, url: str = "",
+                source: str = "") -> list[Chunk]:
+    """Load a document file and chunk it: what the pipeline calls for each commentary file."""
+    return document_chunks(load_document(path), chunk_tokens, chunk_overlap, url=url, source=source)

@@ -1,0 +1,251 @@
+"""`run_ingest`: sources → table + chunks + vectors → a new store generation, swapped in atomically.
+
+The order is chosen so nothing already stored can be lost: every source is fetched, hashed
+and read before anything is written; the new generation is built in its own folder; only
+when it is complete does `current` move to it. Any error removes the half-built generation
+and re-raises (the CLI turns a SourceError into one line). A SIGKILL leaves the half-built
+folder behind without a manifest; the next successful ingest prunes it.
+
+If every source hash, the embedder, the chunking settings and the ingest code are the same
+as in the current manifest, nothing is rebuilt: the warm path only hashes files and reads
+one JSON file (no pandas, no chromadb).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ingest import sources as sources_mod
+from ingest import store as store_mod
+from ingest.errors import SourceError
+
+# Code whose change alters what an ingest writes; a change forces a rebuild.
+_CODE = ("tables.py", "normalize.py", "cards.py", "documents.py", "embed.py", "pipeline.py", "store.py",
+         "schema.py", "records.py")
+MANIFEST_VERSION = 1
+
+
+@dataclass
+class IngestReport:
+    """What an ingest did, for the CLI summary, `bench` and tests."""
+
+    status: str  # "built" | "unchanged" | "dry-run"
+    store: str
+    generation: str | None
+    source_root: str
+    rows_per_round: dict[str, int] = field(default_factory=dict)
+    documents: int = 0
+    chunks: int = 0
+    cards: int = 0
+    embedded_new: int = 0
+    embedded_cached: int = 0
+    changed: list[str] = field(default_factory=list)  # source files new or changed vs the current manifest
+    removed: list[str] = field(default_factory=list)  # source files gone since the current manifest
+    embedder: str = ""
+    mode: str = "embedded"
+    seconds: float = 0.0
+
+    @property
+    def rows(self) -> int:
+        return sum(self.rows_per_round.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self) | {"rows": self.rows}
+
+
+def _code_hash() -> str:
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for name in _CODE:
+        path = here / name
+        if path.is_file():
+            digest.update(name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def fingerprint(files: list[sources_mod.LocalFile], settings) -> str:
+    """Everything an ingest's output depends on; equal fingerprints mean an identical store."""
+    payload = {
+        "files": sorted([f.source.name, f.rel, f.sha256] for f in files),
+        "embedder": settings.embedder,
+        "chunk_tokens": settings.chunk_tokens,
+        "chunk_overlap": settings.chunk_overlap,
+        "chroma_url": settings.chroma_url or None,
+        "code": _code_hash(),
+        "version": MANIFEST_VERSION,
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def _file_entry(f: sources_mod.LocalFile) -> dict[str, Any]:
+    return {"source": f.source.name, "kind": f.source.kind, "path": f.rel, "sha256": f.sha256, "size": f.size,
+            "url": f.public_url}
+
+
+def _diff(files: list[sources_mod.LocalFile], manifest: dict[str, Any] | None) -> tuple[list[str], list[str]]:
+    before = {e["path"]: e["sha256"] for e in (manifest or {}).get("sources", [])}
+    now = {f.rel: f.sha256 for f in files}
+    changed = sorted(rel for rel, digest in now.items() if before.get(rel) != digest)
+    removed = sorted(set(before) - set(now))
+    return changed, removed
+
+
+def _read_tables(files: list[sources_mod.LocalFile]):
+    """Read every results file through ingest.tables and check it against its sources entry."""
+    import pandas as pd
+
+    from ingest.schema import COLUMN_NAMES
+    from ingest.tables import read_table
+
+    frames = []
+    for f in files:
+        try:
+            df = read_table(f.path)
+        except SourceError:
+            sources_mod.evict(f)
+            raise
+        missing = [c for c in COLUMN_NAMES if c not in df.columns]
+        if missing:
+            raise SourceError(f.path, f"table reader returned no {', '.join(missing)} column(s)")
+        if f.source.rows is not None and len(df) != f.source.rows:
+            raise SourceError(f.path, f"{len(df)} rows, expected {f.source.rows} (rows in the sources file)")
+        if f.source.round:
+            rounds = set(df["round"].dropna().astype(str))
+            if rounds != {f.source.round}:
+                raise SourceError(f.path, f"holds round(s) {', '.join(sorted(rounds)) or 'none'}, "
+                                          f"expected {f.source.round} (round in the sources file)")
+        frames.append(df[COLUMN_NAMES])
+    if not frames:
+        raise SourceError("sources", "no results source listed: nothing to answer questions from")
+    table = pd.concat(frames, ignore_index=True)
+    return table
+
+
+def _read_documents(files: list[sources_mod.LocalFile], settings) -> tuple[list, int]:
+    from ingest.documents import load_chunks
+
+    chunks = []
+    for f in files:
+        try:
+            chunks.extend(load_chunks(f.path, settings.chunk_tokens, settings.chunk_overlap, url=f.public_url,
+                                      source=f.source.name))
+        except SourceError:
+            sources_mod.evict(f)
+            raise
+    return chunks, len(files)
+
+
+def embedding_text(chunk) -> str:
+    """What gets embedded: a commentary chunk with its title (digests name their subject there)."""
+    title = chunk.metadata.get("title") if chunk.metadata.get("kind") == "doc" else None
+    return f"{title}\n\n{chunk.text}" if title else chunk.text
+
+
+def run_ingest(settings, source: str | None = None, progress: bool = True, fresh: bool = False,
+               dry_run: bool = False) -> IngestReport:
+    """Ingest the sources into a new store generation, or report "unchanged" if nothing changed."""
+    from ingest.settings import setup_offline_env
+
+    setup_offline_env()
+    started = time.perf_counter()
+    root = store_mod.store_root(settings)
+    with store_mod.ingest_lock(root):
+        source_root, _, files = sources_mod.gather(settings, source, progress=progress)
+        fp = fingerprint(files, settings)
+        current = store_mod.current_generation(root)
+        manifest = store_mod.read_manifest(current) if current else None
+        changed, removed = _diff(files, manifest)
+        report = IngestReport(status="unchanged", store=str(root), generation=current.name if current else None,
+                              source_root=source_root, changed=changed, removed=removed,
+                              embedder=settings.embedder, mode="server" if settings.chroma_url else "embedded")
+        if manifest and manifest.get("fingerprint") == fp and not fresh:
+            _fill_from_manifest(report, manifest)
+            report.seconds = time.perf_counter() - started
+            return report
+        if dry_run:
+            report.status = "dry-run"
+            if manifest:
+                _fill_from_manifest(report, manifest)
+            report.seconds = time.perf_counter() - started
+            return report
+        manifest = _build(settings, root, files, fp, source_root, report, progress)
+        report.status = "built"
+        report.generation = manifest["generation"]
+        report.seconds = time.perf_counter() - started
+        return report
+
+
+def _fill_from_manifest(report: IngestReport, manifest: dict[str, Any]) -> None:
+    report.rows_per_round = dict(manifest.get("rows_per_round", {}))
+    report.documents = manifest.get("documents", 0)
+    report.chunks = manifest.get("chunks", 0)
+    report.cards = manifest.get("cards", 0)
+    report.embedder = manifest.get("embedder", report.embedder)
+    report.mode = manifest.get("chroma", {}).get("mode", report.mode)
+
+
+def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, source_root: str,
+           report: IngestReport, progress: bool) -> dict[str, Any]:
+    from ingest.cards import build_cards
+    from ingest.embed import EmbeddingCache, embed_passages, get_embedder
+
+    results = [f for f in files if f.source.kind == "results"]
+    commentary = [f for f in files if f.source.kind == "commentary"]
+    table = _read_tables(results)
+    cards = build_cards(table)
+    doc_chunks, n_docs = _read_documents(commentary, settings)
+    chunks = doc_chunks + list(cards)
+    seen: set[str] = set()
+    for chunk in chunks:
+        if chunk.id in seen:
+            raise SourceError(chunk.metadata.get("doc_id", chunk.id), f"two chunks share the id {chunk.id!r} "
+                                                                      "(same file name in two collections?)")
+        seen.add(chunk.id)
+
+    embedder = get_embedder(settings.embedder)
+    cache = EmbeddingCache(root / store_mod.EMBED_CACHE)
+    try:
+        vectors, new = embed_passages(embedder, [embedding_text(c) for c in chunks], cache, progress=progress)
+    finally:
+        cache.close()
+
+    rows_per_round = {str(k): int(v) for k, v in table["round"].value_counts().sort_index().items()}
+    manifest = {
+        "version": MANIFEST_VERSION,
+        "fingerprint": fp,
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "source_root": source_root,
+        "sources": [_file_entry(f) for f in files],
+        "rows": len(table),
+        "rows_per_round": rows_per_round,
+        "documents": n_docs,
+        "document_ids": sorted({c.metadata["doc_id"] for c in doc_chunks}),
+        "chunks": len(doc_chunks),
+        "cards": len(cards),
+        "embedder": embedder.name,
+        "dim": embedder.dim,
+        "chunk_tokens": settings.chunk_tokens,
+        "chunk_overlap": settings.chunk_overlap,
+    }
+    gen = store_mod.new_generation(root, fp)
+    try:
+        manifest = store_mod.write_generation(gen, table, chunks, vectors, manifest, settings.chroma_url)
+        store_mod.publish(root, gen)
+    except BaseException:
+        store_mod.discard(gen, settings.chroma_url)
+        raise
+    store_mod.prune(root)
+    report.rows_per_round = rows_per_round
+    report.documents = n_docs
+    report.chunks = len(doc_chunks)
+    report.cards = len(cards)
+    report.embedded_new = new
+    report.embedded_cached = len(chunks) - new
+    report.embedder = embedder.name
+    return manifest

@@ -1,0 +1,247 @@
+"""Store generations: build a complete new one beside the current one, then swap a symlink.
+
+Layout (docs/architecture.md "Store layout"):
+
+    <store>/current -> gen-<timestamp>-<hash>/      (relative symlink, replaced with os.replace)
+    <store>/gen-.../results.parquet  chroma/  manifest.json
+    <store>/embeddings.sqlite                        (embedding cache, shared by generations)
+    <store>/.ingest.lock                             (one ingest at a time)
+
+A generation is complete when its manifest.json exists: it is written last, and `current`
+only ever points at complete generations, so a reader never sees a half-built store and an
+ingest killed mid-way leaves the previous generation current. Old and abandoned generations
+are pruned by the next successful ingest (under the lock, so never one being built).
+
+In server mode (setting `chroma_url`) the vectors live in a Chroma server, in a collection
+named after the generation; table and manifest stay in the local store folder.
+
+Only the standard library at top level: `resultsqa status` reads the manifest without
+paying for pandas or chromadb.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+CURRENT = "current"
+MANIFEST = "manifest.json"
+TABLE = "results.parquet"
+CHROMA_DIR = "chroma"
+EMBED_CACHE = "embeddings.sqlite"
+LOCK = ".ingest.lock"
+GEN_PREFIX = "gen-"
+KEEP_PREVIOUS = 1  # generations kept besides `current`, for readers that opened them before a swap
+
+
+class StoreMissing(RuntimeError):
+    """There is no usable store yet; the message says how to make one."""
+
+    def __init__(self, root: Path, why: str = "no store"):
+        super().__init__(f"{why} at {root}: run `resultsqa ingest` first")
+
+
+def store_root(settings) -> Path:
+    return Path(settings.store).expanduser().resolve()
+
+
+def collection_name(generation: str) -> str:
+    """Chroma collection of a generation (names carry the generation so server mode can swap too)."""
+    return f"rqa-{generation}"
+
+
+def is_complete(gen: Path) -> bool:
+    return (gen / MANIFEST).is_file()
+
+
+def current_generation(root: Path) -> Path | None:
+    """The generation `current` points at, if it is complete."""
+    link = root / CURRENT
+    try:
+        target = (root / os.readlink(link)).resolve()
+    except OSError:
+        return None
+    return target if is_complete(target) else None
+
+
+def read_manifest(gen: Path) -> dict[str, Any]:
+    return json.loads((gen / MANIFEST).read_text(encoding="utf-8"))
+
+
+def current_manifest(settings) -> dict[str, Any] | None:
+    """The manifest of the current generation, or None (cheap: no heavy imports)."""
+    gen = current_generation(store_root(settings))
+    return read_manifest(gen) if gen else None
+
+
+@contextlib.contextmanager
+def ingest_lock(root: Path) -> Iterator[None]:
+    """One ingest per store at a time; the OS drops the lock if the process is killed."""
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / LOCK, "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def new_generation(root: Path, fingerprint: str) -> Path:
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"{time.time_ns() // 1000 % 1_000_000:06d}Z"
+    gen = root / f"{GEN_PREFIX}{stamp}-{fingerprint[:8]}"
+    gen.mkdir(parents=True)
+    return gen
+
+
+# --- Chroma -------------------------------------------------------------------------------
+
+def _chroma_settings():
+    import chromadb
+
+    return chromadb.Settings(anonymized_telemetry=False)
+
+
+def http_client(url: str):
+    import chromadb
+
+    parsed = urllib.parse.urlparse(url)
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        raise ValueError(f"chroma_url must be an http(s) URL, got {url!r}")
+    port = parsed.port or (443 if parsed.scheme == "https" else 8000)
+    return chromadb.HttpClient(host=parsed.hostname, port=port, ssl=parsed.scheme == "https",
+                               settings=_chroma_settings())
+
+
+def chroma_client(gen: Path, chroma_url: str | None):
+    if chroma_url:
+        return http_client(chroma_url)
+    import chromadb
+
+    return chromadb.PersistentClient(path=str(gen / CHROMA_DIR), settings=_chroma_settings())
+
+
+def write_generation(gen: Path, table, chunks: list, vectors: list[list[float]], manifest: dict[str, Any],
+                     chroma_url: str | None) -> dict[str, Any]:
+    """Fill a new generation folder; manifest.json is written last and marks it complete."""
+    table.to_parquet(gen / TABLE, index=False)
+    name = collection_name(gen.name)
+    client = chroma_client(gen, chroma_url)
+    collection = client.create_collection(name, embedding_function=None,
+                                          configuration={"hnsw": {"space": "cosine"}})
+    step = min(client.get_max_batch_size(), 2000)
+    for i in range(0, len(chunks), step):
+        batch = chunks[i:i + step]
+        collection.add(ids=[c.id for c in batch], documents=[c.text for c in batch],
+                       metadatas=[c.metadata for c in batch], embeddings=vectors[i:i + step])
+    manifest = dict(manifest, generation=gen.name,
+                    chroma={"mode": "server" if chroma_url else "embedded", "url": chroma_url or None,
+                            "collection": name, "path": None if chroma_url else CHROMA_DIR})
+    tmp = gen / (MANIFEST + ".tmp")
+    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, gen / MANIFEST)
+    return manifest
+
+
+def publish(root: Path, gen: Path) -> None:
+    """Point `current` at `gen` in one atomic rename (readers see the old or the new, never neither)."""
+    tmp = root / f".{CURRENT}.{os.getpid()}"
+    tmp.unlink(missing_ok=True)
+    os.symlink(gen.name, tmp)
+    os.replace(tmp, root / CURRENT)
+
+
+def discard(gen: Path, chroma_url: str | None) -> None:
+    """Remove a generation: its folder and, in server mode, its collection (best effort)."""
+    if chroma_url:
+        with contextlib.suppress(Exception):
+            http_client(chroma_url).delete_collection(collection_name(gen.name))
+    shutil.rmtree(gen, ignore_errors=True)
+
+
+def prune(root: Path, keep_previous: int = KEEP_PREVIOUS) -> list[str]:
+    """Remove generations other than `current` and the newest complete previous ones (call under the lock)."""
+    current = current_generation(root)
+    gens = sorted((p for p in root.glob(GEN_PREFIX + "*") if p.is_dir()), key=lambda p: p.name, reverse=True)
+    previous = [g for g in gens if g != current and is_complete(g)][:keep_previous]
+    removed = []
+    for gen in gens:
+        if gen == current or gen in previous:
+            continue
+        mode = read_manifest(gen).get("chroma", {}) if is_complete(gen) else {}
+        discard(gen, mode.get("url") if mode.get("mode") == "server" else None)
+        removed.append(gen.name)
+    return removed
+
+
+# --- reading --------------------------------------------------------------------------------
+
+@dataclass
+class Store:
+    """One complete generation, opened for reading: the table and the vector collection."""
+
+    root: Path
+    path: Path
+    manifest: dict[str, Any]
+    chroma_url: str | None = None
+    _table: Any = field(default=None, repr=False)
+    _collection: Any = field(default=None, repr=False)
+
+    @property
+    def generation(self) -> str:
+        return self.path.name
+
+    @property
+    def mode(self) -> str:
+        return self.manifest.get("chroma", {}).get("mode", "embedded")
+
+    def table(self):
+        """The normalised results table (read once per Store)."""
+        if self._table is None:
+            import pandas as pd
+
+            self._table = pd.read_parquet(self.path / TABLE)
+        return self._table
+
+    def collection(self):
+        if self._collection is None:
+            client = chroma_client(self.path, self.chroma_url if self.mode == "server" else None)
+            self._collection = client.get_collection(self.manifest["chroma"]["collection"], embedding_function=None)
+        return self._collection
+
+    def search(self, text: str, k: int = 4, where: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Nearest chunks to `text` (score = cosine similarity), optionally filtered on metadata."""
+        from ingest.embed import get_embedder
+
+        if k <= 0 or not text.strip():
+            return []
+        vector = get_embedder(self.manifest["embedder"]).query(text)
+        found = self.collection().query(query_embeddings=[vector], n_results=k, where=where or None,
+                                        include=["documents", "metadatas", "distances"])
+        return [{"id": i, "text": d, "metadata": m or {}, "score": 1.0 - float(dist)}
+                for i, d, m, dist in zip(found["ids"][0], found["documents"][0], found["metadatas"][0],
+                                         found["distances"][0])]
+
+
+_open: dict[tuple[str, str, str | None], Store] = {}
+
+
+def open_store(settings) -> Store:
+    """The current generation of the configured store; the same object while `current` is unchanged."""
+    root = store_root(settings)
+    gen = current_generation(root)
+    if gen is None:
+        raise StoreMissing(root)
+    manifest_url = read_manifest(gen).get("chroma", {}).get("url")
+    url = settings.chroma_url or manifest_url
+    key = (str(root), str(gen), url)
+    if key not in _open:
+        _open[key] = Store(root=root, path=gen, manifest=read_manifest(gen), chroma_url=url)
+    return _open[key]
