@@ -258,29 +258,42 @@ def _float(series: pd.Series) -> pd.Series:
     return pd.to_numeric(series, errors="coerce").astype("float64")
 
 
-def _mask(df: pd.DataFrame, filters: Filters, plan: _Plan, var: str = "df") -> pd.DataFrame:
-    """Apply every filter as a boolean mask; each step becomes one line of pandas text."""
+def _filter_mask(df: pd.DataFrame, filters: Filters, var: str = "df") -> tuple[pd.Series, list[str]]:
+    """One boolean mask for every filter (one row take instead of one per filter), plus the
+    equivalent pandas expressions for display."""
+    mask = pd.Series(True, index=df.index)
+    parts: list[str] = []
     for name in LIST_FIELDS:
         values = getattr(filters, name)
         if values:
-            df = df[df[name].isin(values)]
-            plan.add(f"{var} = {var}[{var}[{name!r}].isin({list(values)!r})]")
+            mask &= df[name].isin(values).fillna(False).astype(bool)
+            parts.append(f"{var}[{name!r}].isin({list(values)!r})")
     for name in RANGE_FIELDS:
         rng: Range | None = getattr(filters, name)
         if rng is None:
             continue
         col = _float(df[name])
         if rng.min is not None:
-            df = df[col >= rng.min]
-            col = col[col >= rng.min]
-            plan.add(f"{var} = {var}[{var}[{name!r}] >= {rng.min!r}]")
+            mask &= (col >= rng.min).fillna(False)
+            parts.append(f"({var}[{name!r}] >= {rng.min!r})")
         if rng.max is not None:
-            df = df[col <= rng.max]
-            plan.add(f"{var} = {var}[{var}[{name!r}] <= {rng.max!r}]")
+            mask &= (col <= rng.max).fillna(False)
+            parts.append(f"({var}[{name!r}] <= {rng.max!r})")
     if filters.has_power is not None and "has_power" in df.columns:
-        df = df[df["has_power"].fillna(False).astype(bool) == filters.has_power]
-        plan.add(f"{var} = {var}[{var}['has_power'] == {filters.has_power!r}]")
-    return df
+        mask &= df["has_power"].fillna(False).astype(bool) == filters.has_power
+        parts.append(f"({var}['has_power'] == {filters.has_power!r})")
+    return mask, parts
+
+
+def _mask(df: pd.DataFrame, filters: Filters, plan: _Plan, var: str = "df") -> pd.DataFrame:
+    """Apply every filter as one boolean mask; recorded as one line of pandas text."""
+    mask, parts = _filter_mask(df, filters)
+    if not parts:
+        if var != "df":
+            plan.add(f"{var} = df")
+        return df
+    plan.add(f"{var} = df[" + " & ".join(parts) + "]")
+    return df[mask]
 
 
 def _merge(base: Filters, over: Filters | None) -> Filters:
@@ -298,12 +311,10 @@ def _apply_default_division(table: pd.DataFrame, filters: Filters, default: str 
     division, which would turn a real answer into an empty one."""
     if filters.division or not default or "division" not in table.columns:
         return filters
-    scratch = _Plan(0)
-    candidates = _mask(table, filters, scratch)
-    divisions = candidates["division"].dropna().unique().tolist()
+    mask, _ = _filter_mask(table, filters)
+    divisions = table.loc[mask, "division"].dropna().unique().tolist()
     if default in divisions:
-        if len(divisions) > 1:
-            notes.append(f"{default.capitalize()} division assumed (no division named)")
+        notes.append(f"{default.capitalize()} division assumed (no division named)")
         return filters.model_copy(update={"division": [default]})
     if divisions:
         notes.append(f"no {default}-division results match; showing {', '.join(sorted(divisions))} division results")
