@@ -113,7 +113,8 @@ class Catalog:
         catalog._build_index(df, aliases_file)
         return catalog
 
-    def _add(self, phrase: str, column: str, values: Iterable[str]) -> None:
+    def _add(self, phrase: str, column: str, values: Iterable[str], *, replace: bool = False) -> None:
+        """Index `phrase`; `replace` lets a curated alias override what the data suggested."""
         key = compact(phrase)
         vals = tuple(dict.fromkeys(v for v in values if v))
         if not key or not vals:
@@ -121,7 +122,9 @@ class Catalog:
         entries = self._index.setdefault(key, [])
         for e in entries:
             if e.column == column:
-                if set(vals) - set(e.values):
+                if replace:
+                    entries[entries.index(e)] = _Entry(column, vals, phrase)
+                elif set(vals) - set(e.values):
                     entries[entries.index(e)] = _Entry(column, tuple(dict.fromkeys(e.values + vals)), e.alias)
                 return
         entries.append(_Entry(column, vals, phrase))
@@ -145,6 +148,12 @@ class Catalog:
             for raw, bench in pairs.itertuples(index=False):
                 if str(raw) != str(bench):
                     self._add(str(raw), "benchmark", [str(bench)])
+        # Architecture names the ingest layer already knows ("Hopper" -> H100/H200/GH200).
+        from ingest.normalize import common_names
+
+        for family in self.vocab.get("accelerator_family", []):
+            for name in common_names(family):
+                self._add(name, "accelerator_family", [family])
         # Rounds: "v6.1", "6.1".
         for rnd in self.rounds:
             self._add(rnd, "round", [rnd])
@@ -163,7 +172,7 @@ class Catalog:
             column = item["column"]
             values = self._real_values(column, item.get("values", []), item.get("prefixes", []))
             for phrase in item.get("phrases", []):
-                self._add(phrase, column, values)
+                self._add(phrase, column, values, replace=True)
 
     def _real_values(self, column: str, values: list[str], prefixes: list[str]) -> list[str]:
         if column == "round":
