@@ -58,7 +58,10 @@ chromium:
 baseline: $(BASELINE)/.installed
 $(BASELINE)/.installed:
 	test -x $(BASELINE)/bin/python || $(PY) -m venv $(BASELINE)
-	$(BASELINE)/bin/pip install -q 'llama-index-experimental==0.6.6' 'llama-index-llms-openai-like==0.8.1'
+	$(BASELINE)/bin/pip install -q 'pandas<2.3' 'llama-index-core==0.14.25' 'llama-index-llms-openai-like==0.8.1'
+	# --no-deps: its declared deps (llama-index-finetuning -> sentence-transformers/torch, azure-openai)
+	# conflict with openai-like 0.8.1 and are never used by PandasQueryEngine (see eval/baseline_worker.py).
+	$(BASELINE)/bin/pip install -q --no-deps 'llama-index-experimental==0.6.6'
 	touch $@
 
 install-all: install $(BIN)/.llamacpp model chromium baseline
