@@ -36,8 +36,12 @@ PAGE_CSS = """
 """
 
 
-def _flag(value: str | None) -> bool:
-    return str(value or "").strip().lower() in {"1", "true", "yes", "on"}
+def _embedded() -> bool:
+    """`?embed=true`: Streamlit keeps `embed` out of st.query_params and reports it here instead."""
+    try:
+        return bool(st.context.is_embedded)
+    except Exception:  # noqa: BLE001 - no browser context: not embedded
+        return False
 
 
 def _first_screen() -> None:
@@ -46,7 +50,7 @@ def _first_screen() -> None:
     st.markdown("**Try one of these:**")
     cols = st.columns(2)
     for i, question in enumerate(EXAMPLES):
-        cols[i % 2].button(question, key=f"example-{i}", use_container_width=True,
+        cols[i % 2].button(question, key=f"example-{i}", width="stretch",
                            on_click=state.queue, args=(st.session_state, question))
 
 
@@ -63,7 +67,7 @@ def _ask(question: str, choices: sidebar.Choices, settings) -> None:
     with st.chat_message("assistant"):
         placeholder = st.empty()
         out: list = []
-        pieces = state.stream_answer(question, conversation=session[state.CONVERSATION], settings=settings,
+        pieces = state.stream_answer(question, conversation=state.conversation(session), settings=settings,
                                      backend=choices.backend, model=choices.model, scope=choices.scope, out=out)
         with placeholder.container():
             st.write_stream(pieces)
@@ -78,7 +82,7 @@ def _ask(question: str, choices: sidebar.Choices, settings) -> None:
 def main() -> None:
     settings_mod.setup_offline_env()
     params = st.query_params
-    embed = _flag(params.get("embed"))
+    embed = _embedded()
     st.set_page_config(page_title=TITLE, page_icon="📊", layout="centered",
                        initial_sidebar_state="collapsed" if embed else "expanded")
     st.markdown(EMBED_CSS if embed else PAGE_CSS, unsafe_allow_html=True)

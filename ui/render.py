@@ -77,7 +77,7 @@ def answer_extras(answer: Any, key: str) -> None:
         st.caption(sources)
     chart = build_chart(answer) if answer.status == "answered" else None
     if chart is not None:
-        st.altair_chart(chart, use_container_width=True)
+        st.altair_chart(chart, width="stretch")
 
     if answer.rows or answer.question:
         left, right, _ = st.columns([1, 1, 3])
@@ -109,7 +109,7 @@ def details(answer: Any) -> None:
         df = rows_frame(answer)
         shown = [c for c in ROW_COLUMNS if c in df.columns] or list(df.columns)
         st.dataframe(
-            df[shown], hide_index=True, use_container_width=True,
+            df[shown], hide_index=True, width="stretch",
             column_config={
                 "result_url": st.column_config.LinkColumn("Result page", display_text="open ↗"),
                 "result_id": st.column_config.TextColumn("Result id"),

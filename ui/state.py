@@ -30,8 +30,13 @@ def init(session: Any) -> None:
     """Create the keys this app keeps, once per browser session."""
     if MESSAGES not in session:
         session[MESSAGES] = []
-    if CONVERSATION not in session:
+
+
+def conversation(session: Any) -> Any:
+    """The session's Conversation, made on the first question (so an empty page needs no engine)."""
+    if session.get(CONVERSATION) is None:
         session[CONVERSATION] = new_conversation()
+    return session[CONVERSATION]
 
 
 def new_conversation() -> Any:
@@ -43,7 +48,7 @@ def new_conversation() -> Any:
 def reset(session: Any) -> None:
     """Forget every turn: the next question starts a fresh conversation."""
     session[MESSAGES] = []
-    session[CONVERSATION] = new_conversation()
+    session[CONVERSATION] = None
 
 
 def queue(session: Any, question: str) -> None:
