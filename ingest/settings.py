@@ -81,6 +81,9 @@ SETTINGS: list[Setting] = [
     Setting("context_window", 4096, "Context window passed to local models.", int),
     Setting("history_tokens", 1000, "Token budget for earlier turns kept in a conversation.", int),
     Setting("retrieval_k", 4, "Commentary passages retrieved per question.", int),
+    Setting("agent_mode", "schema",
+            "How the agent drives a model: schema (JSON-schema routing, for small local models) or tools "
+            "(native tool calling, for models that support it)."),
     # --- serving ----------------------------------------------------------------------
     Setting("host", "127.0.0.1", "Address the API server binds to."),
     Setting("port", 8765, "Port of the API server.", int),
