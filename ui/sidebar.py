@@ -140,9 +140,12 @@ def ingest_button(settings: Any, *, label: str, key: str) -> None:
             box.update(label="Ingest failed", state="error")
             st.error(f"Ingest failed: {first}. Run `resultsqa ingest` in a terminal for details.")
             return
-        box.update(label="Index rebuilt", state="complete")
-        summary = getattr(report, "summary", None)
-        st.write(summary() if callable(summary) else str(report)[:500])
+        if report.status == "unchanged":
+            box.update(label="Already up to date: no source changed", state="complete")
+        else:
+            box.update(label="Index rebuilt", state="complete")
+        st.write(f"{report.rows:,} result rows, {report.documents} documents, {report.chunks} chunks "
+                 f"in {report.seconds:.0f} s.")
     st.cache_data.clear()
     st.cache_resource.clear()
 
