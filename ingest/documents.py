@@ -260,7 +260,7 @@ def chunk_text(text: str, chunk_tokens: int, chunk_overlap: int) -> list[str]:
 
 
 def document_chunks(doc: Document, chunk_tokens: int, chunk_overlap: int, url: str = "",
-                    source: str = "") -> list[Chunk]:
+                    source: str = "", language: str = "") -> list[Chunk]:
     """Chunks with the flat metadata retrieval and citations read (see ingest.records.Chunk)."""
     base: dict[str, Any] = {k: v for k, v in doc.metadata.items()}
     if "kind" in base:  # the front matter's kind (news, vendor-blog, ...) is kept as doc_kind
@@ -273,7 +273,7 @@ def document_chunks(doc: Document, chunk_tokens: int, chunk_overlap: int, url: s
         "url": str(base.get("url") or url),
         "published": str(base.get("published", "")),
         "rounds": str(base.get("rounds") or _rounds_from_name(doc.doc_id)),
-        "language": str(base.get("language", "")),
+        "language": str(base.get("language") or language),
     })
     chunks: list[Chunk] = []
     index = 0
@@ -290,6 +290,11 @@ def document_chunks(doc: Document, chunk_tokens: int, chunk_overlap: int, url: s
 
 
 def load_chunks(path: str | Path, chunk_tokens: int, chunk_overlap: int, url: str = "",
-                source: str = "") -> list[Chunk]:
-    """Load a document file and chunk it: what the pipeline calls for each commentary file."""
-    return document_chunks(load_document(path), chunk_tokens, chunk_overlap, url=url, source=source)
+                source: str = "", language: str = "") -> list[Chunk]:
+    """Load a document file and chunk it: what the pipeline calls for each commentary file.
+
+    `url`, `source` and `language` are defaults from the sources file for documents that do
+    not name their own (PDFs have no front matter).
+    """
+    return document_chunks(load_document(path), chunk_tokens, chunk_overlap, url=url, source=source,
+                           language=language)

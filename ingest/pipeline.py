@@ -134,7 +134,7 @@ def _read_documents(files: list[sources_mod.LocalFile], settings) -> tuple[list,
     for f in files:
         try:
             chunks.extend(load_chunks(f.path, settings.chunk_tokens, settings.chunk_overlap, url=f.public_url,
-                                      source=f.source.name))
+                                      source=f.source.publisher or f.source.name, language=f.source.language))
         except SourceError:
             sources_mod.evict(f)
             raise
@@ -192,29 +192,21 @@ def _fill_from_manifest(report: IngestReport, manifest: dict[str, Any]) -> None:
 
 def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, source_root: str,
            report: IngestReport, progress: bool) -> dict[str, Any]:
+    """Read everything, then fill a new generation folder; any failure removes that folder."""
     from ingest.cards import build_cards
     from ingest.embed import EmbeddingCache, embed_passages, get_embedder
 
-    results = [f for f in files if f.source.kind == "results"]
-    commentary = [f for f in files if f.source.kind == "commentary"]
-    table = _read_tables(results)
-    cards = build_cards(table)
-    doc_chunks, n_docs = _read_documents(commentary, settings)
-    chunks = doc_chunks + list(cards)
+    table = _read_tables([f for f in files if f.source.kind == "results"])
+    cards = list(build_cards(table))
+    doc_chunks, n_docs = _read_documents([f for f in files if f.source.kind == "commentary"], settings)
+    chunks = doc_chunks + cards
     seen: set[str] = set()
     for chunk in chunks:
         if chunk.id in seen:
             raise SourceError(chunk.metadata.get("doc_id", chunk.id), f"two chunks share the id {chunk.id!r} "
                                                                       "(same file name in two collections?)")
         seen.add(chunk.id)
-
     embedder = get_embedder(settings.embedder)
-    cache = EmbeddingCache(root / store_mod.EMBED_CACHE)
-    try:
-        vectors, new = embed_passages(embedder, [embedding_text(c) for c in chunks], cache, progress=progress)
-    finally:
-        cache.close()
-
     rows_per_round = {str(k): int(v) for k, v in table["round"].value_counts().sort_index().items()}
     manifest = {
         "version": MANIFEST_VERSION,
@@ -235,7 +227,13 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
     }
     gen = store_mod.new_generation(root, fp)
     try:
-        manifest = store_mod.write_generation(gen, table, chunks, vectors, manifest, settings.chroma_url)
+        store_mod.write_table(gen, table)
+        cache = EmbeddingCache(root / store_mod.EMBED_CACHE)
+        try:
+            vectors, new = embed_passages(embedder, [embedding_text(c) for c in chunks], cache, progress=progress)
+        finally:
+            cache.close()
+        manifest = store_mod.write_index(gen, chunks, vectors, manifest, settings.chroma_url)
         store_mod.publish(root, gen)
     except BaseException:
         store_mod.discard(gen, settings.chroma_url)

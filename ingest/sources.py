@@ -44,6 +44,8 @@ class Source:
     files: tuple[str, ...] = ()
     urls: dict[str, str] = field(default_factory=dict)
     sha256s: dict[str, str] = field(default_factory=dict)
+    publisher: str = ""  # commentary: default `source` of documents whose front matter names none
+    language: str = ""  # commentary: default `language` likewise
 
     def pin(self, rel: str) -> str | None:
         """The expected sha256 of a file of this source, if the sources file pins it."""
@@ -105,6 +107,7 @@ def load_sources(path: str | os.PathLike) -> list[Source]:
             rows=entry.get("rows"), pattern=entry.get("pattern"), exclude=tuple(entry.get("exclude", ())),
             files=tuple(entry.get("files", ())), urls=dict(entry.get("urls", {})),
             sha256s=dict(pin) if isinstance(pin, dict) else {},
+            publisher=entry.get("publisher", ""), language=entry.get("language", ""),
         ))
     return sources
 

@@ -128,10 +128,13 @@ def chroma_client(gen: Path, chroma_url: str | None):
     return chromadb.PersistentClient(path=str(gen / CHROMA_DIR), settings=_chroma_settings())
 
 
-def write_generation(gen: Path, table, chunks: list, vectors: list[list[float]], manifest: dict[str, Any],
-                     chroma_url: str | None) -> dict[str, Any]:
-    """Fill a new generation folder; manifest.json is written last and marks it complete."""
+def write_table(gen: Path, table) -> None:
     table.to_parquet(gen / TABLE, index=False)
+
+
+def write_index(gen: Path, chunks: list, vectors: list[list[float]], manifest: dict[str, Any],
+                chroma_url: str | None) -> dict[str, Any]:
+    """Write the vectors and then manifest.json, which marks the generation complete."""
     name = collection_name(gen.name)
     client = chroma_client(gen, chroma_url)
     collection = client.create_collection(name, embedding_function=None,
