@@ -7,9 +7,7 @@ store's `current` generation changes (an ingest swapped it).
 
 from __future__ import annotations
 
-import os
 import threading
-from pathlib import Path
 from typing import Any
 
 from assistant.answer import Passage
@@ -100,38 +98,31 @@ _CACHE_LOCK = threading.Lock()
 _FIX = "run `resultsqa ingest` to build it (see `resultsqa status`)"
 
 
-def _generation_marker(store_dir: Path) -> str | None:
-    current = store_dir / "current"
-    if not current.exists():
-        return None
-    return os.path.realpath(current)
-
-
 def get_engine(settings: settings_mod.Settings | None = None) -> Engine:
     """The engine of the store's current generation, reused until an ingest swaps `current`."""
+    from ingest.store import StoreMissing, current_generation, open_store, store_root
+
     settings = settings if settings is not None else settings_mod.load()
-    store_dir = Path(str(settings.store))
-    key = (str(store_dir.resolve()), settings.get("chroma_url"))
-    marker = _generation_marker(store_dir)
-    if marker is None:
-        raise EngineUnavailable(f"No index found at {store_dir}: {_FIX}.")
+    root = store_root(settings)
+    key = (str(root), settings.get("chroma_url"))
+    gen = current_generation(root)  # cheap: a readlink, no parquet or Chroma
+    if gen is None:
+        raise EngineUnavailable(f"No index found at {root}: {_FIX}.")
+    marker = str(gen)
     with _CACHE_LOCK:
         hit = _CACHE.get(key)
         if hit is not None and hit[0] == marker:
             return hit[1]
         try:
-            from ingest.store import StoreMissing, open_store
-        except ImportError as exc:  # pragma: no cover - store module not installed
-            raise EngineUnavailable(f"The store module is not available ({exc}).") from exc
-        try:
             store = open_store(settings)
+            table = store.table()
         except StoreMissing as exc:
-            raise EngineUnavailable(f"No usable index at {store_dir} ({exc}): {_FIX}.") from exc
-        table = store.table()
+            raise EngineUnavailable(f"No usable index at {root} ({exc}).") from exc
+        except (OSError, ValueError) as exc:
+            raise EngineUnavailable(f"The index at {root} cannot be read ({exc}): {_FIX}.") from exc
         if table is None or len(table) == 0:
-            raise EngineUnavailable(f"The index at {store_dir} holds no results: {_FIX}.")
-        generation = str(getattr(store, "generation", None) or Path(marker).name)
-        engine = Engine(table, settings=settings, store=store, generation=generation)
+            raise EngineUnavailable(f"The index at {root} holds no results: {_FIX}.")
+        engine = Engine(table, settings=settings, store=store, generation=str(store.generation))
         _CACHE[key] = (marker, engine)
         return engine
 
