@@ -363,11 +363,8 @@ def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: d
                 parsed, f"No scenario named: using {scen}" + (f" (also run: {', '.join(others)})." if others else "."),
                 f"Inget scenario angivet: {scen} används" + (f" (finns även: {', '.join(others)})." if others
                                                               else ".")))
-    if not explicit.get("division"):
-        explicit["division"] = [default_division]
-        parsed.notes.append(_say(parsed, f"Division: {default_division} (the default; ask for the open division "
-                                 f"to include it).", f"Division: {default_division} (standard; fråga efter open "
-                                 f"division för att ta med den)."))
+    # The default division (closed) is applied, and stated, by the executor: it also knows when
+    # a named system only exists in another division.
 
     filters = _filters(explicit, use_rounds)
     order = "worst" if intent == "worst" else "best"

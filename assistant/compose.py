@@ -1,0 +1,489 @@
+"""From a `QueryResult` (or retrieved passages) to the `Answer` a person reads.
+
+Shared by the offline answerer and the agent so both state numbers the same way: exactly as
+published (via `assistant.semantics`), with who, round, division, availability, scenario and
+the node/accelerator counts, derived figures labelled, latency marked lower-is-better, and
+every number tied to the rows (result id + public URL) it came from. Commentary answers are
+extractive: sentences quoted from the passages with their sources; passage text is data and
+is never followed as an instruction.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from assistant import semantics
+from assistant.answer import Answer, Citation, Passage, Value
+
+ROW_FIELDS = ["result_id", "result_url", "round", "division", "availability", "system_type", "submitter",
+              "system_name", "platform", "number_of_nodes", "total_accelerators", "accelerator",
+              "accelerator_family", "benchmark", "scenario", "result", "units", "value", "value_unit",
+              "host_processor", "framework", "precision"]
+MAX_CITED_ROWS = 50
+DERIVED_LABEL = "derived, not an official MLPerf metric"
+
+
+def _isnull(v: Any) -> bool:
+    try:
+        import pandas as pd
+
+        return bool(pd.isna(v))
+    except (TypeError, ValueError):
+        return False
+
+
+def _clean(v: Any) -> Any:
+    """JSON-safe scalar (numpy/pandas scalars and NA become plain Python)."""
+    if v is None or _isnull(v):
+        return None
+    if hasattr(v, "item"):
+        try:
+            return v.item()
+        except (ValueError, AttributeError):
+            pass
+    return v
+
+
+def compact_rows(df: Any, limit: int = MAX_CITED_ROWS) -> list[dict[str, Any]]:
+    """The rows an answer used, as small dicts (with result_id and result_url) for tables and JSON."""
+    if df is None or len(df) == 0:
+        return []
+    cols = [c for c in ROW_FIELDS if c in df.columns]
+    extra = [c for c in ("side",) if c in df.columns]
+    out = []
+    for rec in df[cols + extra].head(limit).to_dict("records"):
+        row = {k: _clean(v) for k, v in rec.items()}
+        if row.get("value") == row.get("result") and row.get("value_unit") == row.get("units"):
+            row.pop("value", None)
+            row.pop("value_unit", None)
+        out.append(row)
+    return out
+
+
+def row_citations(rows: list[dict[str, Any]]) -> list[Citation]:
+    cites: list[Citation] = []
+    seen: set[tuple[str, str | None]] = set()
+    for r in rows:
+        rid, url = r.get("result_id"), r.get("result_url")
+        if not rid or (rid, url) in seen:
+            continue
+        seen.add((rid, url))
+        title = " — ".join(str(x) for x in (r.get("submitter"), r.get("system_name"),
+                                              " ".join(str(y) for y in (r.get("benchmark"), r.get("scenario"),
+                                                                        r.get("round")) if y)) if x)
+        cites.append(Citation(kind="row", id=str(rid), url=url, title=title))
+    return cites
+
+
+def doc_citations(passages: list[Passage]) -> list[Citation]:
+    return [Citation(kind="doc", id=p.id, url=p.url, title=p.title or p.source) for p in passages]
+
+
+def _fmt(value: Any, unit: str | None, derived: bool = False) -> str:
+    return semantics.format_value(value, unit, exact=not derived)
+
+
+def _who(row: dict[str, Any], lang: str) -> str:
+    """`CoreWeave, "CoreWeave GB300 NVL72 (...)" (18 nodes, 72× GB300)`."""
+    nodes, accs = row.get("number_of_nodes"), row.get("total_accelerators")
+    chip = row.get("accelerator_family") or row.get("accelerator") or "accelerators"
+    counts = []
+    if nodes is not None:
+        n = int(nodes)
+        counts.append(f"{n} {'nod' if lang == 'sv' else 'node'}{'er' if lang == 'sv' and n != 1 else ''}"
+                      f"{'s' if lang != 'sv' and n != 1 else ''}")
+    if accs is not None and chip not in ("none", "N/A"):
+        counts.append(f"{int(accs)}× {chip}")
+    elif chip in ("none", "N/A"):
+        counts.append("CPU only" if lang != "sv" else "endast CPU")
+    return f"{row.get('submitter')}, \"{row.get('system_name')}\"" + (f" ({', '.join(counts)})" if counts else "")
+
+
+def _context(row: dict[str, Any], lang: str) -> str:
+    """`llama2-70b-99.9 Offline, v6.1, closed division, available`."""
+    div = row.get("division")
+    div_text = (f"{div}-divisionen" if lang == "sv" else f"{div} division") if div else ""
+    parts = [" ".join(str(x) for x in (row.get("benchmark"), row.get("scenario")) if x), row.get("round"),
+             div_text, row.get("availability")]
+    return ", ".join(str(p) for p in parts if p)
+
+
+def _value_of(row: dict[str, Any], result: Any) -> tuple[float, str | None]:
+    value = row.get("value", row.get("result"))
+    unit = row.get("value_unit") or result.unit or row.get("units")
+    return float(value), unit
+
+
+def _derived_suffix(result: Any, row: dict[str, Any], lang: str) -> str:
+    if not result.derived:
+        return ""
+    if result.spec.metric == "result_per_accelerator" and row.get("total_accelerators"):
+        base = _fmt(row.get("result"), row.get("units"))
+        return (f" ({DERIVED_LABEL}: {base} ÷ {int(row['total_accelerators'])} accelerators)" if lang != "sv" else
+                f" (härlett, inte ett officiellt MLPerf-mått: {base} ÷ {int(row['total_accelerators'])} acceleratorer)")
+    return f" ({DERIVED_LABEL})" if lang != "sv" else " (härlett, inte ett officiellt MLPerf-mått)"
+
+
+def _latency_suffix(result: Any, lang: str) -> str:
+    if result.lower_is_better and result.spec.metric == "result":
+        return " (lower is better)" if lang != "sv" else " (lägre är bättre)"
+    return ""
+
+
+def _answer(question: str, text: str, *, status: str = "answered", **kw: Any) -> Answer:
+    return Answer(question=question, answer=text, status=status, backend="offline", **kw)
+
+
+def _query(result: Any) -> dict[str, Any]:
+    q = result.spec.model_dump(mode="json", exclude_none=True)
+    q["pandas"] = result.pandas
+    return q
+
+
+def _no_rows(question: str, result: Any, parsed: Any) -> Answer:
+    lang = getattr(parsed, "language", "en")
+    text = ("Inga resultat matchar frågan i datan" if lang == "sv" else "No results in the data match this question")
+    filters = {k: v for k, v in result.spec.filters.model_dump(exclude_none=True).items() if v}
+    if filters:
+        text += " (" + "; ".join(f"{k} = {', '.join(map(str, v)) if isinstance(v, list) else v}"
+                                 for k, v in filters.items()) + ")"
+    return _answer(question, text + ".", status="no_data", query=_query(result), notes=list(result.notes))
+
+
+# --- the composer --------------------------------------------------------------------------
+
+def compose(question: str, result: Any, parsed: Any = None) -> Answer:
+    """A short cited answer for a `QueryResult` of any op."""
+    op = result.spec.op
+    if op == "aggregate":
+        answer = _compose_aggregate(question, result, parsed)
+    elif op == "difference":
+        answer = _compose_difference(question, result, parsed)
+    elif op == "compare":
+        answer = _compose_compare(question, result, parsed)
+    elif op == "trend":
+        answer = _compose_trend(question, result, parsed)
+    else:
+        answer = _compose_rows(question, result, parsed)
+    result_notes = list(result.notes)
+    if op == "difference" or (op == "aggregate" and result.spec.aggregate in ("count", "nunique")):
+        # Comparison caveats (mixed scenarios, node counts) say nothing about a count.
+        caveats = set(semantics.describe_caveats(result.rows))
+        result_notes = [n for n in result_notes if n not in caveats]
+    notes = list(getattr(parsed, "notes", []) or []) + result_notes
+    answer.notes = list(dict.fromkeys(answer.notes + notes))
+    if answer.query is None:
+        answer.query = _query(result)
+    if parsed is not None and hasattr(parsed, "state"):
+        answer.query["parsed"] = parsed.state()
+    return answer
+
+
+def _compose_rows(question: str, result: Any, parsed: Any) -> Answer:
+    lang = getattr(parsed, "language", "en")
+    if result.empty:
+        return _no_rows(question, result, parsed)
+    rows = compact_rows(result.rows)
+    intent = getattr(parsed, "intent", "best")
+    top = rows[0]
+    value, unit = _value_of(top, result)
+    derived = bool(result.derived)
+    metric_word = {"en": "per-accelerator result", "sv": "resultatet per accelerator"}[lang] \
+        if result.spec.metric == "result_per_accelerator" else {"en": "result", "sv": "resultatet"}[lang]
+    ctx = _context(top, lang)
+    lat = _latency_suffix(result, lang)
+    if intent == "lookup":
+        lead = (f"{_who(top, lang)}: {_fmt(value, unit, derived)}{lat} on {ctx}" if lang != "sv" else
+                f"{_who(top, lang)}: {_fmt(value, unit, derived)}{lat} på {ctx}")
+    elif intent == "worst":
+        lead = (f"The lowest-ranked {metric_word} ({ctx}) is {_fmt(value, unit, derived)}{lat}, by {_who(top, lang)}"
+                if lang != "sv" else
+                f"Det sämsta {metric_word} ({ctx}) är {_fmt(value, unit, derived)}{lat}, av {_who(top, lang)}")
+    else:
+        lead = (f"The best {metric_word} ({ctx}) is {_fmt(value, unit, derived)}{lat}, by {_who(top, lang)}"
+                if lang != "sv" else
+                f"Det bästa {metric_word} ({ctx}) är {_fmt(value, unit, derived)}{lat}, av {_who(top, lang)}")
+    text = lead + _derived_suffix(result, top, lang) + f" [{top.get('result_id')}]."
+    shown = rows if intent in {"top", "lookup"} else rows[:1]
+    if len(shown) > 1:
+        rest = "; ".join(f"{i + 2}. {_fmt(*_value_of(r, result), derived)} — {_who(r, lang)}"
+                         + (f", {r.get('benchmark')} {r.get('scenario')}" if intent == "lookup" else "")
+                         + f" [{r.get('result_id')}]" for i, r in enumerate(shown[1:]))
+        text += (" Next: " if lang != "sv" else " Därefter: ") + rest + "."
+    values = [Value(value=_fmt_float(_value_of(r, result)[0]), unit=_value_of(r, result)[1],
+                    label=f"{r.get('submitter')} {r.get('system_name')} ({r.get('benchmark')} {r.get('scenario')}, "
+                          f"{r.get('round')})", result_ids=[str(r.get("result_id"))], derived=derived)
+              for r in shown]
+    chart = None
+    if len(rows) > 1:
+        chart = {"type": "bar", "x": [_label(r) for r in rows], "y": [_value_of(r, result)[0] for r in rows],
+                 "unit": unit, "lower_is_better": bool(result.lower_is_better), "derived": derived,
+                 "title": ctx}
+    notes = [semantics.DERIVED_NOTE] if result.spec.metric == "result_per_accelerator" else []
+    return _answer(question, text, values=values, rows=rows, citations=row_citations(rows), chart=chart,
+                   query=_query(result), notes=notes)
+
+
+def _fmt_float(v: float) -> float:
+    return float(v)
+
+
+def _label(row: dict[str, Any]) -> str:
+    name = str(row.get("system_name") or row.get("platform") or "")
+    if len(name) > 40:
+        name = name[:38] + "…"
+    return f"{row.get('submitter')}: {name}"
+
+
+def _compose_aggregate(question: str, result: Any, parsed: Any) -> Answer:
+    lang = getattr(parsed, "language", "en")
+    spec = result.spec
+    rows = compact_rows(result.rows)
+    filters = spec.filters.model_dump(exclude_none=True)
+    scope = ", ".join(f"{', '.join(map(str, v))}" for k, v in filters.items() if isinstance(v, list) and v)
+    what = _count_noun(spec, lang)
+    cited_note = []
+    if len(result.rows) > len(rows):
+        cited_note = [f"{len(result.rows)} rows matched; the first {len(rows)} are listed and cited"
+                      if lang != "sv" else f"{len(result.rows)} rader matchade; de första {len(rows)} visas och citeras"]
+    if result.groups is None:
+        if result.value is None:
+            return _no_rows(question, result, parsed)
+        value = float(result.value)
+        where = f" in {scope}" if scope and lang != "sv" else (f" i {scope}" if scope else "")
+        text = (f"There are {semantics.format_number(value)} {what}{where}." if lang != "sv" else
+                f"Det finns {semantics.format_number(value)} {what}{where}.")
+        if value == 0:
+            return _answer(question, text, status="no_data", query=_query(result))
+        values = [Value(value=value, unit=None, label=f"{what}{where}",
+                        result_ids=[r["result_id"] for r in rows])]
+        return _answer(question, text, values=values, rows=rows, citations=row_citations(rows),
+                       query=_query(result), notes=cited_note)
+    groups = result.groups
+    if groups is None or len(groups) == 0:
+        return _no_rows(question, result, parsed)
+    keys = [c for c in (spec.group_by or []) if c in groups.columns]
+    records = [{k: _clean(v) for k, v in rec.items()} for rec in groups.to_dict("records")]
+    if keys == ["round"] and spec.aggregate in ("count", "nunique"):
+        # Per round, in round order.
+        order = {r: i for i, r in enumerate(sorted({str(x["round"]) for x in records}, key=_round_key))}
+        records.sort(key=lambda x: order[str(x["round"])])
+    label_of = (lambda rec: " / ".join(str(rec[k]) for k in keys))
+    if spec.group_by and spec.aggregate == "count" and spec.column is None and keys != ["round"]:
+        # A list question: "which benchmarks are in v6.1" -> the names, with their row counts.
+        names = sorted(label_of(r) for r in records)
+        where = f" in {scope}" if scope else ""
+        text = (f"{len(names)} {_plural(keys[0], lang)}{where}: " if lang != "sv" else
+                f"{len(names)} {_plural(keys[0], lang)}{' i ' + scope if scope else ''}: ") + ", ".join(names) + "."
+    else:
+        parts = [f"{label_of(r)}: {semantics.format_number(r['value'])}" for r in records]
+        where = f" ({scope})" if scope else ""
+        text = (f"{what.capitalize()} per {', '.join(keys)}{where}: " if lang != "sv" else
+                f"{what.capitalize()} per {', '.join(keys)}{where}: ") + "; ".join(parts) + "."
+    values = [Value(value=float(r["value"]), unit=None, label=label_of(r)) for r in records]
+    chart = {"type": "bar", "x": [label_of(r) for r in records], "y": [float(r["value"]) for r in records],
+             "unit": what, "lower_is_better": False}
+    return _answer(question, text, values=values, rows=rows, citations=row_citations(rows), chart=chart,
+                   query=_query(result), notes=cited_note)
+
+
+def _round_key(label: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", label))
+
+
+_NOUNS = {
+    "submitter": ("distinct submitters", "olika inskickare"),
+    "benchmark": ("distinct benchmarks", "olika benchmark"),
+    "platform": ("distinct systems", "olika system"),
+    "system_name": ("distinct systems", "olika system"),
+    "accelerator_family": ("distinct accelerator types", "olika acceleratortyper"),
+    "accelerator_vendor": ("distinct chip vendors", "olika chiptillverkare"),
+    "scenario": ("distinct scenarios", "olika scenarier"),
+}
+_PLURALS = {"benchmark": ("benchmarks", "benchmark"), "submitter": ("submitters", "inskickare"),
+            "platform": ("systems", "system"), "accelerator_family": ("accelerator types", "acceleratortyper"),
+            "accelerator_vendor": ("chip vendors", "chiptillverkare"), "scenario": ("scenarios", "scenarier"),
+            "round": ("rounds", "rundor")}
+
+
+def _plural(col: str, lang: str) -> str:
+    en, sv = _PLURALS.get(col, (col + "s", col))
+    return sv if lang == "sv" else en
+
+
+def _count_noun(spec: Any, lang: str) -> str:
+    if spec.aggregate == "nunique" and spec.column:
+        en, sv = _NOUNS.get(spec.column, (f"distinct {spec.column} values", f"olika {spec.column}"))
+        return sv if lang == "sv" else en
+    if spec.aggregate == "count":
+        return "resultat" if lang == "sv" else "results"
+    return f"{spec.aggregate} of {spec.metric}"
+
+
+def _compose_difference(question: str, result: Any, parsed: Any) -> Answer:
+    lang = getattr(parsed, "language", "en")
+    spec = result.spec
+    first = ", ".join(spec.filters.round or [])
+    second = ", ".join((spec.other.round if spec.other else None) or [])
+    rows = compact_rows(result.rows)
+    gone = getattr(parsed, "explicit", {}).get("_before") == (spec.filters.round or [None])
+    items = list(result.items)
+    if not items:
+        text = (f"No {spec.column} appears in {first} that is absent from {second}." if lang != "sv" else
+                f"Inget {spec.column} finns i {first} som saknas i {second}.")
+        return _answer(question, text, query=_query(result))
+    if gone:
+        text = (f"In {first} but no longer in {second} ({len(items)}): " if lang != "sv" else
+                f"Fanns i {first} men inte längre i {second} ({len(items)}): ") + ", ".join(items) + "."
+    else:
+        text = (f"New in {first} (not in {second}), {len(items)} {_plural(spec.column, lang)}: " if lang != "sv" else
+                f"Nya i {first} (fanns inte i {second}), {len(items)} {_plural(spec.column, lang)}: ") \
+            + ", ".join(items) + "."
+    values = [Value(value=float(len(items)), unit=None, label=f"{spec.column} in {first} not in {second}",
+                    result_ids=[r["result_id"] for r in rows])]
+    return _answer(question, text, values=values, rows=rows, citations=row_citations(rows), query=_query(result))
+
+
+def _compose_compare(question: str, result: Any, parsed: Any) -> Answer:
+    lang = getattr(parsed, "language", "en")
+    spec = result.spec
+    side_col = getattr(parsed, "side_column", None)
+    parts, values, labels, ys, all_rows = [], [], [], [], []
+    for i, side in enumerate(result.sides):
+        side_filter = (spec.sides or [])[i].model_dump(exclude_none=True) if spec.sides else {}
+        name = " / ".join(", ".join(map(str, v)) for v in side_filter.values() if isinstance(v, list)) or f"side {i + 1}"
+        if side.empty:
+            parts.append(f"{name}: no matching result" if lang != "sv" else f"{name}: inget matchande resultat")
+            continue
+        row = compact_rows(side.rows, 1)[0]
+        row["side"] = i + 1
+        all_rows.append(row)
+        value, unit = _value_of(row, side)
+        parts.append(f"{name}: {_fmt(value, unit, side.derived)} by {_who(row, lang)}, {_context(row, lang)} "
+                     f"[{row.get('result_id')}]" if lang != "sv" else
+                     f"{name}: {_fmt(value, unit, side.derived)} av {_who(row, lang)}, {_context(row, lang)} "
+                     f"[{row.get('result_id')}]")
+        values.append(Value(value=float(value), unit=unit, label=name, result_ids=[str(row.get("result_id"))],
+                            derived=bool(side.derived)))
+        labels.append(name)
+        ys.append(float(value))
+    if not values:
+        return _no_rows(question, result, parsed)
+    head = ("Best result per side" if lang != "sv" else "Bästa resultat per sida")
+    text = f"{head}{_latency_suffix(result, lang)}: " + "; ".join(parts) + "."
+    if len(values) >= 2:
+        ranked = sorted(values, key=lambda v: v.value, reverse=not result.lower_is_better)
+        text += (f" {ranked[0].label} is ahead." if lang != "sv" else f" {ranked[0].label} ligger före.")
+    if result.derived:
+        text += f" ({DERIVED_LABEL})" if lang != "sv" else " (härlett, inte ett officiellt MLPerf-mått)"
+    chart = {"type": "grouped_bar", "x": labels, "y": ys, "series": [side_col or "side"],
+             "unit": result.unit, "lower_is_better": bool(result.lower_is_better), "derived": bool(result.derived)}
+    return _answer(question, text, values=values, rows=all_rows, citations=row_citations(all_rows), chart=chart,
+                   query=_query(result))
+
+
+def _compose_trend(question: str, result: Any, parsed: Any) -> Answer:
+    lang = getattr(parsed, "language", "en")
+    if result.empty or not result.by_round:
+        return _no_rows(question, result, parsed)
+    rows = compact_rows(result.rows)
+    unit = result.unit
+    derived = bool(result.derived)
+    first = rows[0]
+    subject = " ".join(str(x) for x in (first.get("benchmark"), first.get("scenario")) if x)
+    parts = [f"{r['round']}: {_fmt(r.get('value', r.get('result')), unit, derived)} ({_who(r, lang)}, "
+             f"{r.get('division')}, {r.get('availability')}) [{r['result_id']}]" for r in rows]
+    text = (f"Best {subject} result per round{_latency_suffix(result, lang)}: " if lang != "sv" else
+            f"Bästa {subject}-resultat per runda{_latency_suffix(result, lang)}: ") + "; ".join(parts) + "."
+    values = [Value(value=float(r.get("value", r.get("result"))), unit=unit, label=str(r["round"]),
+                    result_ids=[str(r["result_id"])], derived=derived) for r in rows]
+    notes: list[str] = []
+    if len(values) >= 2 and values[0].value:
+        change = (values[-1].value - values[0].value) / values[0].value * 100
+        text += (f" Change {values[0].label}→{values[-1].label}: {change:+.1f}% (derived)." if lang != "sv" else
+                 f" Förändring {values[0].label}→{values[-1].label}: {change:+.1f} % (härlett).")
+        notes.append("the change in percent is derived from the two cited results; systems may differ between rounds")
+    if len(rows) == 1:
+        text += (" Only one round has a matching result." if lang != "sv" else
+                 " Bara en runda har ett matchande resultat.")
+    chart = {"type": "line", "x": [v.label for v in values], "y": [v.value for v in values], "unit": unit,
+             "lower_is_better": bool(result.lower_is_better), "derived": derived, "title": subject}
+    return _answer(question, text, values=values, rows=rows, citations=row_citations(rows), chart=chart,
+                   query=_query(result), notes=notes)
+
+
+# --- commentary -----------------------------------------------------------------------------
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_WORD = re.compile(r"[0-9a-zåäöéü]+", re.I)
+_STOPWORDS = set("the a an of in on for and or to is are was were what why how did does do which who with by "
+                 "about that this it its from at as be has have had vad varför hur och i på för att det den som "
+                 "är var med om av till".split())
+
+
+def _keywords(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS and len(w) > 1}
+
+
+def best_sentences(question: str, text: str, n: int = 2) -> list[str]:
+    """The passage sentences sharing the most words with the question (ties: earlier first)."""
+    keys = _keywords(question)
+    sentences = [s.strip(" -*•#\t") for s in _SENTENCE.split(text) if len(s.strip()) > 20]
+    scored = [(len(keys & _keywords(s)), -i, s) for i, s in enumerate(sentences)]
+    top = sorted(scored, reverse=True)[:n]
+    return [s for _, _, s in sorted(top, key=lambda t: -t[1])]
+
+
+def compose_commentary(question: str, passages: list[Passage], parsed: Any = None) -> Answer:
+    """An extractive answer: what the best passages say, each quoted with its source."""
+    lang = getattr(parsed, "language", "en")
+    if not passages:
+        text = ("Jag hittade ingen kommentar i de inlästa dokumenten som svarar på det." if lang == "sv" else
+                "I found no commentary in the ingested documents that answers this.")
+        return _answer(question, text, status="no_data")
+    quotes = []
+    for p in passages[:3]:
+        sents = best_sentences(question, p.text, 2)
+        if not sents:
+            continue
+        src = p.title or p.source or p.id
+        when = f", {p.published}" if p.published and p.published != "unknown" else ""
+        quotes.append(f"{src}{when}: “{' '.join(sents)}”")
+    lead = ("Vad källorna säger (citat, inte verifierade siffror): " if lang == "sv" else
+            "What the sources say (quoted, not verified figures): ")
+    text = lead + " — ".join(quotes)
+    notes = ["commentary is quoted from the documents; figures in it are the authors' claims, check them "
+             "against the results table" if lang != "sv" else
+             "kommentarerna citeras ur dokumenten; siffror i dem är författarnas påståenden"]
+    return _answer(question, text, passages=list(passages), citations=doc_citations(list(passages)), notes=notes)
+
+
+def field_answer(question: str, field: str, rows: list[dict[str, Any]], lang: str = "en",
+                 previous_query: dict[str, Any] | None = None) -> Answer:
+    """Answer "how many nodes did it have?" from the rows of the previous answer (no new query)."""
+    if not rows:
+        text = ("Det finns inget tidigare svar att hänvisa till." if lang == "sv" else
+                "There is no earlier answer to refer to; please ask the full question.")
+        return _answer(question, text, status="no_data")
+    row = rows[0]
+    value = row.get(field)
+    if value is None:
+        text = (f"Fältet {field} finns inte bland raderna i förra svaret." if lang == "sv" else
+                f"The previous answer's rows do not include {field}; please ask the full question.")
+        return _answer(question, text, status="no_data", rows=rows[:1], citations=row_citations(rows[:1]))
+    shown = semantics.format_number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        else str(value)
+    name = {"number_of_nodes": ("nodes", "noder"), "total_accelerators": ("accelerators in total",
+                                                                           "acceleratorer totalt")}.get(field)
+    label = (name[1] if lang == "sv" else name[0]) if name else field.replace("_", " ")
+    text = (f"{row.get('submitter')}, \"{row.get('system_name')}\" ({row.get('round')}): {shown} {label}"
+            f" [{row.get('result_id')}]." if name else
+            f"{row.get('submitter')}, \"{row.get('system_name')}\" ({row.get('round')}): {label} = {shown}"
+            f" [{row.get('result_id')}].")
+    values = []
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(float(value)):
+        values = [Value(value=float(value), unit=None, label=label, result_ids=[str(row.get("result_id"))])]
+    return _answer(question, text, values=values, rows=rows[:1], citations=row_citations(rows[:1]),
+                   query=previous_query)

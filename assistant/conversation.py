@@ -1,0 +1,114 @@
+"""A conversation: earlier turns (question + Answer) so follow-ups can be answered.
+
+Follow-ups come in two kinds and both need only the last turn: "And in the Server
+scenario?" re-runs the previous spec with one filter changed (the parser needs the previous
+turn's parse state), and "How many nodes did it have?" is read off the previous rows. Older
+turns are kept for the agent's prompt, trimmed to a token budget (setting `history_tokens`)
+counted with tiktoken so the budget means the same thing the model's context does.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.answer import Answer
+
+
+@dataclass
+class Turn:
+    question: str
+    answer: Answer
+
+
+def _encoding() -> Any:
+    try:
+        from ingest.settings import setup_offline_env
+
+        setup_offline_env()
+        import tiktoken
+
+        return tiktoken.get_encoding("cl100k_base")
+    except Exception:  # no BPE files available: fall back to a word-based estimate
+        return None
+
+
+_ENC: Any = None
+
+
+def count_tokens(text: str) -> int:
+    """Tokens in `text` (cl100k_base), or ~4/3 tokens per word if tiktoken cannot load."""
+    global _ENC
+    if _ENC is None:
+        _ENC = _encoding() or False
+    if _ENC:
+        return len(_ENC.encode(text))
+    return int(len(text.split()) * 4 / 3) + 1
+
+
+@dataclass
+class Conversation:
+    id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    turns: list[Turn] = field(default_factory=list)
+    history_tokens: int = 1000
+
+    def add(self, question: str, answer: Answer) -> None:
+        self.turns.append(Turn(question, answer))
+
+    @property
+    def last(self) -> Turn | None:
+        """The last turn that ran a query (a failed or commentary turn does not reset the context)."""
+        for turn in reversed(self.turns):
+            if turn.answer.query and turn.answer.status == "answered":
+                return turn
+        return None
+
+    @property
+    def last_spec(self) -> Any:
+        """The previous turn's QuerySpec (or None)."""
+        from assistant.spec import QuerySpec
+
+        turn = self.last
+        if turn is None or not turn.answer.query:
+            return None
+        data = {k: v for k, v in turn.answer.query.items() if k in QuerySpec.model_fields}
+        try:
+            return QuerySpec(**data)
+        except Exception:
+            return None
+
+    @property
+    def last_state(self) -> dict[str, Any] | None:
+        """The previous turn's parse state (intent + the filters the user named)."""
+        turn = self.last
+        if turn is None or not turn.answer.query:
+            return None
+        return turn.answer.query.get("parsed")
+
+    @property
+    def last_rows(self) -> list[dict[str, Any]]:
+        turn = self.last
+        return list(turn.answer.rows) if turn else []
+
+    @property
+    def last_query(self) -> dict[str, Any] | None:
+        turn = self.last
+        return turn.answer.query if turn else None
+
+    def history(self, budget: int | None = None) -> list[dict[str, str]]:
+        """Earlier turns as chat messages, newest kept first, within the token budget."""
+        budget = self.history_tokens if budget is None else budget
+        messages: list[dict[str, str]] = []
+        used = 0
+        for turn in reversed(self.turns):
+            pair = [{"role": "user", "content": turn.question}, {"role": "assistant", "content": turn.answer.answer}]
+            cost = sum(count_tokens(m["content"]) for m in pair)
+            if used + cost > budget:
+                break
+            messages[:0] = pair
+            used += cost
+        return messages
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "turns": [{"question": t.question, "answer": t.answer.to_json()} for t in self.turns]}

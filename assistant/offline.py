@@ -1,0 +1,84 @@
+"""The no-LLM answerer: parse -> engine.execute -> compose (+ commentary retrieval).
+
+Deterministic and instant, so it is the default backend, the agent's fallback and the
+baseline eval compares models against. It never guesses: a round that does not exist, an
+entity that never submitted or a spec the executor rejects becomes status `no_data` with the
+closest valid values, and every number in an answered turn cites its rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.answer import Answer
+
+
+def _no_data(question: str, text: str, notes: list[str] | None = None, query: dict | None = None) -> Answer:
+    return Answer(question=question, answer=text, status="no_data", backend="offline", notes=notes or [],
+                  query=query)
+
+
+def answer_question(question: str, *, engine: Any, conversation: Any = None, settings: Any = None,
+                    scope: dict[str, list[str]] | None = None) -> Answer:
+    """Answer one question from the engine's table (and commentary store) with no model."""
+    from assistant import compose
+    from assistant.executor import SpecError
+    from assistant.parse import parse, with_scope
+
+    catalog = engine.catalog
+    previous = conversation.last_state if conversation is not None else None
+    division = (settings or engine.settings).get("default_division", "closed") if settings or \
+        getattr(engine, "settings", None) else "closed"
+    parsed = parse(question, catalog, previous=previous, default_division=division or "closed")
+
+    if parsed.status == "no_data":
+        return _no_data(question, parsed.message, parsed.notes, {"parsed": parsed.state()})
+    if parsed.intent == "field":
+        return compose.field_answer(question, parsed.field or "", conversation.last_rows, parsed.language,
+                                    conversation.last_query)
+    if parsed.spec is None:
+        return _commentary(question, parsed, engine, scope)
+
+    spec = with_scope(parsed.spec, scope)
+    try:
+        result = engine.execute(spec)
+    except SpecError as exc:
+        return _spec_error(question, exc, parsed)
+    answer = compose.compose(question, result, parsed)
+    if parsed.needs_commentary and answer.status == "answered":
+        passages = _passages(question, engine, spec.filters.round)
+        if passages:
+            extra = compose.compose_commentary(question, passages, parsed)
+            answer.passages = extra.passages
+            answer.citations += extra.citations
+            answer.answer += " " + extra.answer
+    return answer
+
+
+def _passages(question: str, engine: Any, rounds: list[str] | None) -> list:
+    try:
+        return engine.search(question, rounds=rounds)
+    except Exception:  # the commentary store is optional for numeric answers
+        return []
+
+
+def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[str]] | None) -> Answer:
+    from assistant.compose import compose_commentary
+
+    rounds = parsed.explicit.get("round") or (scope or {}).get("round")
+    passages = _passages(question, engine, rounds)
+    if not passages and rounds:
+        passages = _passages(question, engine, None)
+    answer = compose_commentary(question, passages, parsed)
+    answer.query = {"parsed": parsed.state()}
+    return answer
+
+
+def _spec_error(question: str, exc: Any, parsed: Any) -> Answer:
+    lines = [str(exc.message if hasattr(exc, "message") else exc)]
+    for column, values in (getattr(exc, "suggestions", None) or {}).items():
+        if values:
+            lines.append(f"closest valid {column} values: {', '.join(map(str, values[:5]))}")
+    text = ("Det går inte att svara på det ur datan: " if parsed.language == "sv" else
+            "That cannot be answered from the data: ") + "; ".join(lines) + "."
+    return _no_data(question, text, parsed.notes, {"parsed": parsed.state()})
