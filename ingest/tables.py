@@ -83,10 +83,11 @@ TIDY_REQUIRED = ["round", "result_id", "division", "availability", "system_type"
 
 _INTERMEDIATE = list(dict.fromkeys([*SUMMARY_RESULTS_MAP, *CHECKER_MAP, *TIDY_MAP]))
 
-_FORMATS = {  # name -> (columns that identify it, required columns)
-    "summary_results.json": ({"ID", "Performance_Result"}, SUMMARY_RESULTS_REQUIRED),
-    "checker summary.csv": ({"Organization", "MlperfModel"}, CHECKER_REQUIRED),
-    "tidy results table": ({"result_id", "mlperf_model"}, TIDY_REQUIRED),
+_FORMATS: dict[str, tuple[set[str], list[str], dict[str, str]]] = {
+    # name -> (columns that identify it, required columns, mapping onto intermediate columns)
+    "summary_results.json": ({"ID", "Performance_Result"}, SUMMARY_RESULTS_REQUIRED, SUMMARY_RESULTS_MAP),
+    "checker summary.csv": ({"Organization", "MlperfModel"}, CHECKER_REQUIRED, CHECKER_MAP),
+    "tidy results table": ({"result_id", "mlperf_model"}, TIDY_REQUIRED, TIDY_MAP),
 }
 
 
@@ -192,22 +193,19 @@ def _from_frame(frame: pd.DataFrame, path: Path, json_records: bool = False) -> 
         raise SourceError(path, "table has no rows")
     if set(COLUMN_NAMES) <= columns:
         return _cast(frame[COLUMN_NAMES].copy(), path)
-    fmt = next((name for name, (marks, _) in _FORMATS.items() if marks <= columns), None)
+    fmt = next((name for name, (marks, _, _) in _FORMATS.items() if marks <= columns), None)
     if fmt is None:
         fmt = max(_FORMATS, key=lambda name: len(columns & set(_FORMATS[name][1])))
         if not columns & set(_FORMATS[fmt][1]):
             kind = "JSON records" if json_records else "columns"
+            first = ", ".join(map(str, list(frame.columns)[:5]))
             raise SourceError(path, f"unknown format: {kind} match none of summary_results.json, checker "
-                                    f"summary.csv or the tidy results table (first: {', '.join(map(str, list(frame.columns)[:5]))})")
-    missing = [c for c in _FORMATS[fmt][1] if c not in columns]
+                                    f"summary.csv or the tidy results table (first: {first})")
+    _, required, mapping = _FORMATS[fmt]
+    missing = [c for c in required if c not in columns]
     if missing:
         raise SourceError(path, f"looks like a {fmt} but lacks required column(s): {', '.join(missing)}")
-    if fmt == "summary_results.json":
-        raw = _map(frame, SUMMARY_RESULTS_MAP)
-    elif fmt == "checker summary.csv":
-        raw = _map(frame, CHECKER_MAP)
-    else:
-        raw = _map(frame, TIDY_MAP)
+    raw = _map(frame, mapping)
     return _normalise(raw, path, fmt)
 
 
@@ -277,8 +275,7 @@ def _bool(value: Any) -> bool | None:
 
 def _source_name(frame_col: str, fmt: str) -> str:
     """The column name the user sees in their file, for error messages."""
-    mapping = {"summary_results.json": SUMMARY_RESULTS_MAP, "checker summary.csv": CHECKER_MAP}.get(fmt, TIDY_MAP)
-    return mapping.get(frame_col, frame_col)
+    return _FORMATS[fmt][2].get(frame_col, frame_col)
 
 
 # --- the one normalisation pass -------------------------------------------------------
