@@ -310,3 +310,10 @@ def test_readme_facts_v61(results_table):
     assert best["submitter"] == "CoreWeave" and best["result_id"] == "v6.1-csvrow-0104"
     assert best["number_of_nodes"] == 18 and best["total_accelerators"] == 72
 
+
+
+def test_tidy_csv_of_all_rounds_reads_to_the_same_table_as_the_raw_files(results_table):
+    """Two different source formats, written by different programs, must normalise identically."""
+    tidy = read_table(TIDY_ALL)
+    tidy = pd.concat([tidy[tidy["round"] == r] for r in ["v4.1", "v5.1", "v6.0", "v6.1"]], ignore_index=True)
+    pd.testing.assert_frame_equal(tidy.drop(columns="source_file"), results_table.drop(columns="source_file"))
