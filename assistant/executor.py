@@ -285,15 +285,29 @@ def _filter_mask(df: pd.DataFrame, filters: Filters, var: str = "df") -> tuple[p
     return mask, parts
 
 
-def _mask(df: pd.DataFrame, filters: Filters, plan: _Plan, var: str = "df") -> pd.DataFrame:
-    """Apply every filter as one boolean mask; recorded as one line of pandas text."""
+# The columns ranking needs. Ranking works on these only and takes the full rows at the end:
+# every step on all ~37 columns costs one Arrow take per column.
+WORK_COLUMNS = ["round", "round_order", "result_id", "result_url", "platform", "benchmark", "scenario",
+                "division", "result", "units", "total_accelerators", "power_result", "power_units"]
+
+
+def _mask(df: pd.DataFrame, filters: Filters, plan: _Plan, var: str = "df", narrow: bool = False) -> pd.DataFrame:
+    """Apply every filter as one boolean mask; recorded as one line of pandas text.
+    narrow=True keeps only WORK_COLUMNS (see `_full_rows`)."""
     mask, parts = _filter_mask(df, filters)
-    if not parts:
-        if var != "df":
-            plan.add(f"{var} = df")
-        return df
-    plan.add(f"{var} = df[" + " & ".join(parts) + "]")
-    return df[mask]
+    if parts:
+        plan.add(f"{var} = df[" + " & ".join(parts) + "]")
+    elif var != "df":
+        plan.add(f"{var} = df")
+    if narrow:
+        return df.loc[mask, [c for c in WORK_COLUMNS if c in df.columns]]
+    return df[mask] if parts else df
+
+
+def _full_rows(table: pd.DataFrame, work: pd.DataFrame) -> pd.DataFrame:
+    """The full table rows behind a narrow working frame, in its order, with its metric columns."""
+    rows = table.loc[work.index]
+    return rows.assign(value=work["value"], value_unit=work["value_unit"])
 
 
 def _merge(base: Filters, over: Filters | None) -> Filters:
@@ -432,7 +446,7 @@ def _dedupe_notes(notes: list[str]) -> list[str]:
 
 def _ranked(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan, notes: list[str],
             max_rows: int, dedupe: bool, limit: int) -> tuple[pd.DataFrame, str | None, bool, bool]:
-    df = _mask(table, filters, plan)
+    df = _mask(table, filters, plan, narrow=True)
     df = _with_metric(df, spec.metric, plan, notes)
     df = _one_unit(df, spec, plan, notes)
     unit, lib = _unit_info(df, spec.metric)
@@ -445,7 +459,7 @@ def _ranked(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan,
     truncated = len(df) > max_rows and limit > max_rows
     df = df.head(cap)
     plan.add(f"df = df.head({cap})")
-    return df, unit, lib, truncated
+    return _full_rows(table, df), unit, lib, truncated
 
 
 def _run_rows(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[str], max_rows: int,
@@ -602,7 +616,7 @@ def _run_trend(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[st
                default_division: str | None) -> QueryResult:
     filters = _apply_default_division(table, spec.filters, default_division, notes)
     spec = spec.model_copy(update={"filters": filters})
-    df = _mask(table, filters, plan)
+    df = _mask(table, filters, plan, narrow=True)
     df = _with_metric(df, spec.metric, plan, notes)
     df = _one_unit(df, spec, plan, notes)
     unit, lib = _unit_info(df, spec.metric)
@@ -616,6 +630,7 @@ def _run_trend(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[st
     order_col = "round_order" if "round_order" in df.columns else "round"
     df = df.sort_values(order_col, kind="mergesort").head(max_rows)
     plan.add(f"df = df.sort_values({order_col!r})")
+    df = _full_rows(table, df)
     if filters.round:
         missing = [r for r in filters.round if r not in set(df["round"].astype(str))]
         if missing:
@@ -637,6 +652,8 @@ def execute(spec: QuerySpec, table: pd.DataFrame, *, max_rows: int = 1000, timeo
     match is not an error: the result has `empty=True` and a note saying so."""
     plan = _Plan(timeout_ms)
     plan.add("df = table")
+    if not table.index.is_unique:  # rows are carried by index label between steps
+        table = table.reset_index(drop=True)
     spec = validate(spec, table)
     plan.check()
     notes: list[str] = []
