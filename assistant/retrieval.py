@@ -6,16 +6,32 @@ nothing here parses, follows or executes anything inside it.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable
 
 from assistant.answer import Passage
 
 
+_ROUND = re.compile(r"v?\d+\.\d+")
+_UNKNOWN = {"", "unknown", "none", "null", "n/a"}
+
+
 def _rounds(meta: dict[str, Any]) -> list[str]:
+    """Rounds a chunk is about, whatever shape the metadata kept ("v6.0,v5.1", "['v6.1']", a list)."""
     raw = meta.get("rounds") or meta.get("round") or ""
-    if isinstance(raw, (list, tuple)):
-        return [str(r).strip() for r in raw if str(r).strip()]
-    return [r.strip() for r in str(raw).split(",") if r.strip()]
+    text = ",".join(map(str, raw)) if isinstance(raw, (list, tuple)) else str(raw)
+    found = []
+    for r in _ROUND.findall(text):
+        r = r if r.startswith("v") else "v" + r
+        if r not in found:
+            found.append(r)
+    return found
+
+
+def _known(value: Any) -> str | None:
+    """Front matter says `unknown` for missing urls and dates: never cite that as a link."""
+    text = "" if value is None else str(value).strip()
+    return None if text.casefold() in _UNKNOWN else text
 
 
 def _int_or_none(value: Any) -> int | None:
@@ -33,11 +49,11 @@ def to_passage(hit: dict[str, Any]) -> Passage:
         id=str(hit.get("id", "")),
         text=str(hit.get("text") or ""),
         title=str(meta.get("title") or meta.get("doc_id") or ""),
-        url=(str(meta["url"]) if meta.get("url") else None),
+        url=_known(meta.get("url")),
         source=str(meta.get("source") or meta.get("doc_id") or ""),
-        published=(str(meta["published"]) if meta.get("published") else None),
+        published=_known(meta.get("published")),
         rounds=_rounds(meta),
-        language=(str(meta["language"]) if meta.get("language") else None),
+        language=_known(meta.get("language")),
         page=_int_or_none(meta.get("page")),
         kind=str(meta.get("kind") or "doc"),
         score=None if score is None else float(score),

@@ -122,6 +122,20 @@ def test_hits_become_passages_with_their_sources():
     assert store.calls == [("who won", 4, {"kind": "doc"})]
 
 
+@pytest.mark.parametrize("raw,expected", [
+    ("v6.0,v5.1", ["v6.0", "v5.1"]), ("['v6.1']", ["v6.1"]), (["v6.1", "v6.0"], ["v6.1", "v6.0"]),
+    ("6.0", ["v6.0"]), ("", []),
+])
+def test_rounds_metadata_in_any_shape(raw, expected):
+    [p] = retrieval_search(FakeStore([_hit(1, raw)]), "q", 1)
+    assert p.rounds == expected
+
+
+def test_unknown_url_and_date_are_not_cited():
+    [p] = retrieval_search(FakeStore([_hit(1, "v6.1", url="unknown", published="unknown")]), "q", 1)
+    assert p.url is None and p.published is None
+
+
 def test_round_filter_prefers_matching_then_general_and_drops_other_rounds():
     store = FakeStore([_hit(1, "v5.1"), _hit(2, ""), _hit(3, "v6.1,v6.0"), _hit(4, "v6.1")])
     got = retrieval_search(store, "q", 2, rounds=["v6.1"])
