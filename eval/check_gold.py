@@ -14,13 +14,16 @@ Each question carries a `check` recipe in terms of the raw fields (see docs/eval
   {"op": "ratio", "num": CHECK, "den": CHECK}                    -> num / den
   {"op": "absent", "filters": {...}}                             -> asserts no row matches (refusals)
   {"op": "doc", "file": NAME, "contains": [str], "number": "1,136,100"} -> text present in a commentary file
+      ("number" is read from the text itself; "value" states a figure the text writes in words or
+      with a decimal comma, and "contains" must then hold that wording)
 A list of recipes means: `numbers` -> one recipe per value, in order; other kinds -> all must hold.
 
 Filters: {"Field": "x"} equal (case-insensitive), {"Field": ["x", "y"]} any of,
 {"Field~": "sub"} contains, {"Field>=": n} / {"Field<=": n} numeric bounds.
 Unified raw fields: version, ID, Submitter, Availability, Division, Suite, System, Platform, Model
 (the official benchmark: `Model` in the JSON, `MlperfModel` in the CSV), UsedModel, Scenario, Result,
-Units, Nodes, Accelerator, a#, TotalAccelerators, Power_Result, Power_Units, has_power, Location.
+Units, Nodes, Accelerator, a#, TotalAccelerators, Power_Result, Power_Units, has_power, Location, and the
+derived PerAccelerator = Result / TotalAccelerators.
 
 Run: python -m eval.check_gold [QUESTIONS] [--data DIR] [--show]
 """
@@ -83,6 +86,9 @@ def load_raw(data: Path = DEFAULT_DATA) -> list[dict[str, Any]]:
                 "TotalAccelerators": _num(rec["total_accelerators"]), "Power_Result": None, "Power_Units": None,
                 "has_power": rec["has_power"].strip().lower() == "true", "Location": rec["Location"],
             })
+    for row in rows:  # derived, not an official metric: result per accelerator
+        total = row["TotalAccelerators"]
+        row["PerAccelerator"] = row["Result"] / total if row["Result"] is not None and total else None
     return rows
 
 
@@ -132,9 +138,10 @@ def compute(check: dict[str, Any], rows: list[dict[str, Any]], data: Path = DEFA
         values = sorted({str(r.get(field)) for r in select(rows, check.get("filters", {}))})
         return {"value": float(len(values)), "texts": values, "rows": len(values)}
     if op == "setdiff":
-        left = {str(r.get(field)) for r in select(rows, check.get("filters", {}))}
-        right = {str(r.get(field)) for r in select(rows, check.get("minus", {}))}
-        diff = sorted(left - right)
+        # case-insensitive: `ORACLE` (v6.0) and `Oracle` (v6.1) are the same submitter
+        left = {str(r.get(field)).lower(): str(r.get(field)) for r in select(rows, check.get("filters", {}))}
+        right = {str(r.get(field)).lower() for r in select(rows, check.get("minus", {}))}
+        diff = sorted(left[k] for k in left if k not in right)
         return {"value": float(len(diff)), "texts": diff, "rows": len(diff)}
     if op == "ratio":
         num, den = compute(check["num"], rows, data)["value"], compute(check["den"], rows, data)["value"]
@@ -151,7 +158,7 @@ def compute(check: dict[str, Any], rows: list[dict[str, Any]], data: Path = DEFA
                    if " ".join(s.split()).lower() not in lower]
         if missing:
             raise AssertionError(f"{check['file']} does not say {missing}")
-        value = None
+        value = check.get("value")  # a figure the text writes its own way (`3,7 gånger`, `eight`)
         if "number" in check:
             value = float(check["number"].replace(",", "").replace("\u202f", "").replace(" ", ""))
         return {"value": value, "texts": [text], "rows": 1}
