@@ -1,86 +1,29 @@
 """Charts for answers, chosen and drawn by our code from `Answer.chart` — never model-written code.
 
-The answer composer decides *which* chart fits (bar for a ranking, grouped bar for a
-comparison, line for a round-over-round trend) and names the columns; this module only turns
-that small dict plus the answer's rows into an Altair chart. Axes always carry the unit, and
-latency charts say "lower is better", because a bar that is longer is not always better and
-non-specialists should not have to know that.
+The answer composer (`assistant.compose`) decides *which* chart fits — bar for a ranking,
+grouped bar for a comparison, line for a round-over-round trend — and hands over the values
+it cited: `{"type", "x": [labels], "y": [values], "unit", "lower_is_better", "derived",
+"title", "series"}`. This module only draws them with Altair. The value axis always names
+the unit and, for measured performance, which direction is better: a longer bar is not always
+better (latency) and non-specialists should not have to know that.
 
-The chart dict is read tolerantly (`x`, `y`, `series`/`color`, `unit`, `lower_is_better`,
-`title`, optional `data`): a missing or unusable chart spec gives no chart rather than an error.
+A chart may also name row columns instead of carrying lists (`"x": "system_name"`,
+`"y": "result"`, drawn from `Answer.rows`). Anything unusable gives no chart, never an error.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-# Columns that make a readable label for one result row, best first.
-_LABEL_COLUMNS = ("label", "system_name", "platform", "submitter", "benchmark")
-# Friendly axis names for the table's columns.
-_TITLES = {
-    "system_name": "System",
-    "submitter": "Submitter",
-    "platform": "System ID",
-    "benchmark": "Benchmark",
-    "scenario": "Scenario",
-    "round": "MLPerf round",
-    "accelerator": "Accelerator",
-    "accelerator_family": "Accelerator",
-    "accelerator_vendor": "Chip vendor",
-    "division": "Division",
-    "result": "Result",
-    "result_per_accelerator": "Result per accelerator (derived)",
-    "power": "Power",
-    "efficiency": "Result per watt (derived)",
-    "value": "Value",
-    "count": "Count",
-}
 _MAX_BARS = 25
-_LABEL_CHARS = 48
-
-
-def _title(column: str) -> str:
-    return _TITLES.get(column, column.replace("_", " ").capitalize())
-
-
-def _first_present(columns: list[str], candidates: tuple[str, ...] | list[str]) -> str | None:
-    return next((c for c in candidates if c in columns), None)
-
-
-def value_axis_title(column: str, unit: str | None, lower_is_better: bool) -> str:
-    """The value axis says what, in which unit, and which way is better."""
-    text = _title(column)
-    if unit:
-        text = f"{text} ({unit})" if column not in {"result", "value"} else unit
-    return text + (" — lower is better" if lower_is_better else " — higher is better")
-
-
-def chart_frame(answer: Any):
-    """The rows the chart draws, as a DataFrame (the chart's own `data` if it carries one)."""
-    import pandas as pd
-
-    spec = answer.chart or {}
-    data = spec.get("data") or answer.rows
-    return pd.DataFrame(list(data)) if data else pd.DataFrame()
-
-
-def _lower_is_better(spec: dict[str, Any], df) -> bool:
-    if spec.get("lower_is_better") is not None:
-        return bool(spec["lower_is_better"])
-    if "lower_is_better" in df.columns and len(df):
-        return bool(df["lower_is_better"].fillna(False).astype(bool).any())
-    unit = str(spec.get("unit") or "")
-    return unit.lower().startswith("latency")
-
-
-def _unit(spec: dict[str, Any], df) -> str | None:
-    if spec.get("unit"):
-        return str(spec["unit"])
-    if "units" in df.columns:
-        units = df["units"].dropna().unique()
-        if len(units) == 1:
-            return str(units[0])
-    return None
+_LABEL_CHARS = 56
+_TITLES = {
+    "system_name": "System", "submitter": "Submitter", "platform": "System ID", "benchmark": "Benchmark",
+    "scenario": "Scenario", "round": "MLPerf round", "accelerator": "Accelerator",
+    "accelerator_family": "Accelerator", "accelerator_vendor": "Chip vendor", "division": "Division",
+}
+_BEST = "#1f6fb4"
+_REST = "#9cc3e6"
 
 
 def _shorten(text: Any) -> str:
@@ -88,10 +31,72 @@ def _shorten(text: Any) -> str:
     return text if len(text) <= _LABEL_CHARS else text[: _LABEL_CHARS - 1] + "…"
 
 
-def build_chart(answer: Any):
-    """An Altair chart for the answer, or None when the answer has no chart or no drawable data."""
-    import altair as alt
+def _is_performance_unit(unit: str) -> bool:
+    u = unit.lower()
+    return "/s" in u or "latency" in u or "watt" in u or "joule" in u
+
+
+def value_axis_title(unit: str | None, lower_is_better: bool, derived: bool = False) -> str:
+    """What the value axis measures, in which unit, and — for performance — which way is better."""
+    text = str(unit or "Value")
+    if derived:
+        text += " (derived, not an official MLPerf metric)"
+    if lower_is_better:
+        return text + " — lower is better"
+    if unit and _is_performance_unit(str(unit)):
+        return text + " — higher is better"
+    return text
+
+
+def chart_frame(answer: Any):
+    """The chart's points as a DataFrame with `label`, `value` and optional `series` columns."""
     import pandas as pd
+
+    spec = answer.chart or {}
+    x, y = spec.get("x"), spec.get("y")
+    if isinstance(x, list) and isinstance(y, list):
+        if not x or len(x) != len(y):
+            return pd.DataFrame()
+        df = pd.DataFrame({"label": [str(v) for v in x], "value": y})
+        series = spec.get("series")
+        if isinstance(series, list) and len(series) == len(x):
+            df["series"] = [str(s) for s in series]
+    else:
+        rows = spec.get("data") or answer.rows
+        df = pd.DataFrame(list(rows or []))
+        if df.empty:
+            return df
+        x = x if x in df.columns else next((c for c in ("round", "system_name", "submitter") if c in df.columns), None)
+        y = y if y in df.columns else ("result" if "result" in df.columns else None)
+        if x is None or y is None:
+            return pd.DataFrame()
+        series = spec.get("series")
+        out = pd.DataFrame({"label": df[x].astype(str), "value": df[y]})
+        if isinstance(series, str) and series in df.columns:
+            out["series"] = df[series].astype(str)
+        if "round_order" in df.columns:
+            out["order"] = df["round_order"]
+        df = out
+    df["value"] = pd.to_numeric(df["value"], errors="coerce")
+    return df[df["value"].notna()].reset_index(drop=True)
+
+
+def _unit(spec: dict[str, Any], answer: Any) -> str | None:
+    if spec.get("unit"):
+        return str(spec["unit"])
+    units = {r.get("units") for r in answer.rows if r.get("units")}
+    return units.pop() if len(units) == 1 else None
+
+
+def _category_title(spec: dict[str, Any], kind: str) -> str:
+    if isinstance(spec.get("x"), str):
+        return _TITLES.get(spec["x"], spec["x"].replace("_", " ").capitalize())
+    return "MLPerf round" if kind == "line" else ""
+
+
+def build_chart(answer: Any):
+    """An Altair chart for the answer, or None when it has no chart or nothing drawable."""
+    import altair as alt
 
     spec = answer.chart or {}
     kind = spec.get("type")
@@ -100,73 +105,50 @@ def build_chart(answer: Any):
     df = chart_frame(answer)
     if df.empty:
         return None
-    columns = list(df.columns)
-    y = spec.get("y") if spec.get("y") in columns else _first_present(columns, ("result", "value", "count"))
-    if y is None:
-        return None
-    df = df[pd.to_numeric(df[y], errors="coerce").notna()].copy()
-    if df.empty:
-        return None
-    df[y] = pd.to_numeric(df[y])
-    unit = _unit(spec, df)
-    lower = _lower_is_better(spec, df)
-    y_title = value_axis_title(y, unit, lower)
-    series = spec.get("series") or spec.get("color")
-    series = series if series in columns else None
-    title = spec.get("title") or None
-    tooltip = [c for c in ("system_name", "submitter", "round", "benchmark", "scenario", y, "units",
-                           "total_accelerators", "number_of_nodes", "result_id") if c in columns]
+    lower = bool(spec.get("lower_is_better"))
+    y_title = value_axis_title(_unit(spec, answer), lower, bool(spec.get("derived")))
+    x_title = _category_title(spec, kind)
+    title = str(spec.get("title") or "")
+    tooltip = [alt.Tooltip("label:N", title=x_title or "Name"), alt.Tooltip("value:Q", title=y_title, format=",.6~g")]
 
     if kind == "line":
-        x = spec.get("x") if spec.get("x") in columns else _first_present(columns, ("round",) + _LABEL_COLUMNS)
-        if x is None:
-            return None
-        order = None
-        if x == "round" and "round_order" in columns:
-            order = list(df.sort_values("round_order")["round"].drop_duplicates())
-        enc = dict(
-            x=alt.X(f"{x}:O", title=_title(x), sort=order or "ascending", axis=alt.Axis(labelAngle=0)),
-            y=alt.Y(f"{y}:Q", title=y_title, scale=alt.Scale(zero=False, reverse=False)),
+        order = list(df.sort_values("order")["label"].drop_duplicates()) if "order" in df.columns else \
+            list(dict.fromkeys(df["label"]))
+        enc: dict[str, Any] = dict(
+            x=alt.X("label:O", title=x_title, sort=order, axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("value:Q", title=y_title, scale=alt.Scale(zero=False), axis=alt.Axis(format="~s")),
             tooltip=tooltip,
         )
-        if series:
-            enc["color"] = alt.Color(f"{series}:N", title=_title(series))
-        chart = alt.Chart(df).mark_line(point=alt.OverlayMarkDef(size=80), strokeWidth=3).encode(**enc)
-        return chart.properties(title=title or "", height=320)
+        if "series" in df.columns:
+            enc["color"] = alt.Color("series:N", title="", legend=alt.Legend(orient="bottom"))
+        line = alt.Chart(df).mark_line(strokeWidth=3, color=_BEST).encode(**enc)
+        points = alt.Chart(df).mark_circle(size=90, color=_BEST).encode(**enc)
+        labels = alt.Chart(df).mark_text(dy=-14, color="#333").encode(
+            x=enc["x"], y=enc["y"], text=alt.Text("value:Q", format=",.4~s"))
+        return (line + points + labels).properties(title=title, height=320)
 
-    # Bars: categories on the vertical axis so long system names stay readable.
-    x = spec.get("x") if spec.get("x") in columns else _first_present(columns, _LABEL_COLUMNS)
-    if x is None:
-        return None
-    df["_label"] = df[x].map(_shorten)
-    if kind == "bar":
-        # One bar per label: keep the best row of each, in rank order (best at the top).
-        df = df.sort_values(y, ascending=lower).drop_duplicates("_label").head(_MAX_BARS)
-        order = list(df["_label"])
-        bars = alt.Chart(df).mark_bar(cornerRadiusEnd=3).encode(
-            y=alt.Y("_label:N", title=_title(x), sort=order, axis=alt.Axis(labelLimit=320)),
-            x=alt.X(f"{y}:Q", title=y_title, axis=alt.Axis(format="~s")),
-            color=alt.condition(alt.datum._label == order[0], alt.value("#1f77b4"), alt.value("#9ecae1")),
-            tooltip=tooltip,
-        )
-        labels = bars.mark_text(align="left", dx=4, color="#333").encode(
-            text=alt.Text(f"{y}:Q", format=",.6~g"), color=alt.value("#333"))
-        return (bars + labels).properties(title=title or "", height=max(80, 34 * len(df)))
-
-    # grouped_bar: one group per category, one bar per series inside it.
-    if series is None:
-        series = _first_present([c for c in columns if c != x], ("round", "scenario", "submitter", "system_name"))
-    df = df.head(_MAX_BARS * 4)
+    # Bars run sideways so long system names stay readable; best first (at the top).
+    df["label"] = df["label"].map(_shorten)
+    if "series" not in df.columns:
+        df = df.sort_values("value", ascending=lower, kind="stable").drop_duplicates("label").head(_MAX_BARS)
+    order = list(dict.fromkeys(df["label"]))
+    best = order[0]
     enc = dict(
-        y=alt.Y("_label:N", title=_title(x), axis=alt.Axis(labelLimit=320)),
-        x=alt.X(f"{y}:Q", title=y_title, axis=alt.Axis(format="~s")),
+        y=alt.Y("label:N", title=x_title, sort=order, axis=alt.Axis(labelLimit=360, labelFontSize=12)),
+        x=alt.X("value:Q", title=y_title, axis=alt.Axis(format="~s")),
         tooltip=tooltip,
     )
-    rows_per_group = 1
-    if series:
-        enc["color"] = alt.Color(f"{series}:N", title=_title(series), legend=alt.Legend(orient="bottom"))
-        enc["yOffset"] = alt.YOffset(f"{series}:N")
-        rows_per_group = max(1, df[series].nunique())
-    chart = alt.Chart(df).mark_bar(cornerRadiusEnd=3).encode(**enc)
-    height = max(100, 26 * rows_per_group * df["_label"].nunique())
-    return chart.properties(title=title or "", height=height)
+    if "series" in df.columns:
+        enc["color"] = alt.Color("series:N", title="", legend=alt.Legend(orient="bottom"))
+        enc["yOffset"] = alt.YOffset("series:N")
+    elif kind == "grouped_bar":
+        enc["color"] = alt.Color("label:N", legend=None, scale=alt.Scale(scheme="tableau10"))
+    else:
+        enc["color"] = alt.condition(alt.datum.label == best, alt.value(_BEST), alt.value(_REST))
+    bars = alt.Chart(df).mark_bar(cornerRadiusEnd=3).encode(**enc)
+    text_enc = {k: v for k, v in enc.items() if k in {"y", "x", "yOffset"}}
+    labels = alt.Chart(df).mark_text(align="left", dx=4, color="#333").encode(
+        text=alt.Text("value:Q", format=",.6~g"), **text_enc)
+    per_label = df["series"].nunique() if "series" in df.columns else 1
+    height = max(90, 30 * per_label * len(order) + 20)
+    return (bars + labels).properties(title=title, height=height)

@@ -44,7 +44,8 @@ def ranking_answer(question: str) -> Answer:
                             url="https://example.org/article")],
         passages=[Passage(id="v6.1_studio-global_analysis-sv.md#2", text="Rack-scale systems led the round.",
                           title="Studio Global analysis", source="studio-global", url="https://example.org/article")],
-        chart={"type": "bar", "x": "system_name", "y": "result", "unit": "Tokens/s", "lower_is_better": False},
+        chart={"type": "bar", "x": ["CoreWeave: CoreWeave GB300 NVL72", "Other: Small box"], "y": [1136100.0, 100.0],
+               "unit": "Tokens/s", "lower_is_better": False, "title": "llama2-70b-99.9 Offline, v6.1"},
         query={"op": "rows", "filters": {"round": ["v6.1"]}, "pandas": "df[df['round'].isin(['v6.1'])]"},
         notes=["Closed division (the default when a question names none)."],
     )

@@ -21,54 +21,65 @@ def _encodings(chart) -> list[dict]:
     return [layer["encoding"] for layer in spec.get("layer", [spec])]
 
 
-LATENCY_ROWS = [  # the agentic edge benchmark: SingleStream latency, lower is better
-    {"system_name": "Fast edge box", "result": 850.5, "units": "Latency (ms)", "lower_is_better": True},
-    {"system_name": "Slow edge box", "result": 2400.0, "units": "Latency (ms)", "lower_is_better": True},
-]
+def _enc(chart) -> dict:
+    """The encoding of the main mark (bars or line) of a layered chart."""
+    return _encodings(chart)[0]
+
+
+# The agentic edge benchmark is SingleStream latency: lower is better (values made up).
+LATENCY = {"type": "bar", "x": ["Slow edge box", "Fast edge box"], "y": [2400.0, 850.5],
+           "unit": "Latency (ms)", "lower_is_better": True}
 
 
 def test_ranking_bar_puts_the_best_first_and_labels_unit_and_direction():
     from ui.charts import build_chart
 
-    chart = build_chart(_answer({"type": "bar", "x": "system_name", "y": "result"}, LATENCY_ROWS))
-    enc = _encodings(chart)[0]
+    enc = _enc(build_chart(_answer(LATENCY, [])))
     assert enc["x"]["title"] == "Latency (ms) — lower is better"
     assert enc["y"]["sort"] == ["Fast edge box", "Slow edge box"]  # lowest latency on top
 
-    rows = [dict(r, units="Tokens/s", lower_is_better=False) for r in LATENCY_ROWS]
-    chart = build_chart(_answer({"type": "bar", "x": "system_name", "y": "result"}, rows))
-    enc = _encodings(chart)[0]
+    throughput = dict(LATENCY, unit="Tokens/s", lower_is_better=False)
+    enc = _enc(build_chart(_answer(throughput, [])))
     assert enc["x"]["title"] == "Tokens/s — higher is better"
     assert enc["y"]["sort"] == ["Slow edge box", "Fast edge box"]
+
+    derived = dict(throughput, unit="Tokens/s per accelerator", derived=True)
+    assert "derived, not an official MLPerf metric" in _enc(build_chart(_answer(derived, [])))["x"]["title"]
+
+    counts = {"type": "bar", "x": ["v6.0", "v6.1"], "y": [30, 33], "unit": "submitters", "lower_is_better": False}
+    assert _enc(build_chart(_answer(counts, [])))["x"]["title"] == "submitters"  # a count has no 'better'
 
 
 def test_grouped_bar_and_line_charts():
     from ui.charts import build_chart
 
-    rows = [
-        {"system_name": "A", "round": "v6.0", "round_order": 600, "result": 10.0, "units": "Tokens/s"},
-        {"system_name": "A", "round": "v6.1", "round_order": 601, "result": 12.0, "units": "Tokens/s"},
-        {"system_name": "B", "round": "v6.0", "round_order": 600, "result": 8.0, "units": "Tokens/s"},
-        {"system_name": "B", "round": "v5.1", "round_order": 501, "result": 4.0, "units": "Tokens/s"},
-    ]
-    grouped = build_chart(_answer({"type": "grouped_bar", "x": "system_name", "series": "round"}, rows))
-    enc = _encodings(grouped)[0]
-    assert enc["color"]["field"] == "round" and enc["yOffset"]["field"] == "round"
-    assert "Tokens/s" in enc["x"]["title"]
+    compare = {"type": "grouped_bar", "x": ["B200", "MI355X"], "y": [10.0, 12.0], "series": ["accelerator_family"],
+               "unit": "Tokens/s", "lower_is_better": False}
+    enc = _enc(build_chart(_answer(compare, [])))
+    assert enc["y"]["sort"] == ["MI355X", "B200"] and enc["color"]["field"] == "label"
+    assert enc["x"]["title"] == "Tokens/s — higher is better"
 
-    line = build_chart(_answer({"type": "line", "x": "round", "y": "result", "series": "system_name"}, rows))
-    enc = _encodings(line)[0]
-    assert enc["x"]["sort"] == ["v5.1", "v6.0", "v6.1"]  # rounds in time order, not text order
-    assert enc["color"]["field"] == "system_name"
+    trend = {"type": "line", "x": ["v5.1", "v6.0", "v6.1"], "y": [4.0, 8.0, 12.0], "unit": "Tokens/s",
+             "lower_is_better": False}
+    enc = _enc(build_chart(_answer(trend, [])))
+    assert enc["x"]["sort"] == ["v5.1", "v6.0", "v6.1"] and enc["x"]["title"] == "MLPerf round"
+
+    # a chart that names row columns instead of carrying values: rounds in time order, not text order
+    rows = [{"round": "v6.1", "round_order": 601, "result": 12.0, "units": "Tokens/s", "system_name": "A"},
+            {"round": "v10.0", "round_order": 1000, "result": 14.0, "units": "Tokens/s", "system_name": "A"},
+            {"round": "v5.1", "round_order": 501, "result": 4.0, "units": "Tokens/s", "system_name": "A"}]
+    enc = _enc(build_chart(_answer({"type": "line", "x": "round", "y": "result"}, rows)))
+    assert enc["x"]["sort"] == ["v5.1", "v6.1", "v10.0"]
+    assert enc["y"]["title"] == "Tokens/s — higher is better"
 
 
 def test_no_chart_without_a_usable_spec():
     from ui.charts import build_chart
 
-    assert build_chart(_answer(None, LATENCY_ROWS)) is None
-    assert build_chart(_answer({"type": "pie"}, LATENCY_ROWS)) is None
-    assert build_chart(_answer({"type": "bar"}, [])) is None
-    assert build_chart(_answer({"type": "bar"}, [{"system_name": "x", "result": "n/a"}])) is None
+    assert build_chart(_answer(None, [])) is None
+    assert build_chart(_answer(dict(LATENCY, type="pie"), [])) is None
+    assert build_chart(_answer(dict(LATENCY, x=["only one label"]), [])) is None  # lengths differ
+    assert build_chart(_answer({"type": "bar", "x": ["a"], "y": ["n/a"]}, [])) is None
 
 
 def test_store_status_reads_the_manifest_and_reports_a_missing_store(tmp_path):
