@@ -41,6 +41,9 @@ _REFUSAL = [
     "unknown round", "not part of", "has no ", "have no ",
     "inga data", "ingen data", "finns inte", "finns ej", "saknas", "har inga", "har ingen", "inga resultat",
     "kan inte svara", "lämnade aldrig", "inte med i", "ingen sådan", "inga sådana",
+    # declining a comparison that would be wrong is the right answer to some questions
+    "different units", "not comparable", "cannot compare", "can't compare", "cannot be compared",
+    "olika enheter", "inte jämförbara", "kan inte jämföra", "går inte att jämföra",
 ]
 
 

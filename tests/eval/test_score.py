@@ -73,6 +73,7 @@ def test_refusal_by_status_or_words_in_english_and_swedish():
     assert score(exp, answer("", status="no_data"))["pass"]
     assert score(exp, answer("There is no v3.5 round in the data."))["pass"]
     assert score(exp, answer("Det finns inga resultat för v3.5."))["pass"]
+    assert score(exp, answer("Whisper is in Samples/s and Llama in Tokens/s: different units, so not comparable."))["pass"]
     assert not score(exp, answer("The best v3.5 result was 1,000 tokens/s."))["pass"]
 
 
