@@ -23,6 +23,9 @@ _REGISTRY: dict[str, Backend] = {}
 # name -> module that registers it on import
 BUILTIN: dict[str, str] = {
     "offline": "assistant.backends.offline",
+    "ollama": "assistant.backends.ollama",
+    "openai": "assistant.backends.openai",
+    "llamacpp": "assistant.backends.llamacpp",
 }
 
 

@@ -1,0 +1,50 @@
+"""A local GGUF model loaded in-process with llama-cpp-python.
+
+Loading a model takes seconds and hundreds of MB, so one `Llama` is kept per (path, context
+window) for the life of the process. Two threads because the project's machines have two
+cores; ChatML because the bundled Qwen2.5 model speaks it.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from assistant.agent import AgentBackend
+from assistant.backends import register
+
+_MODELS: dict[tuple[str, int], Any] = {}
+_LOCK = threading.Lock()
+
+
+def load_llama(path: str, n_ctx: int) -> Any:
+    """The cached `llama_cpp.Llama` for a GGUF file (FileNotFoundError when it is missing)."""
+    resolved = str(Path(path).expanduser().resolve())
+    if not Path(resolved).is_file():
+        raise FileNotFoundError(f"no GGUF model file at {path} (pass --model PATH; `make model` builds the default)")
+    key = (resolved, int(n_ctx))
+    with _LOCK:
+        if key not in _MODELS:
+            from llama_cpp import Llama
+
+            _MODELS[key] = Llama(model_path=resolved, n_ctx=int(n_ctx), n_threads=2, n_threads_batch=2,
+                                 chat_format="chatml", verbose=False, seed=0)
+        return _MODELS[key]
+
+
+class LlamaCppBackend(AgentBackend):
+    name = "llamacpp"
+
+    def make_model(self, settings: Any, model: str | None) -> Any:
+        from assistant.llm import LlamaCppModel
+
+        path = model or settings.model
+        if not path:
+            raise FileNotFoundError("no GGUF model given (pass --model PATH)")
+        llama = load_llama(path, int(settings.context_window))
+        return LlamaCppModel(llama, model_name=Path(path).name, max_tokens=int(settings.max_tokens),
+                             timeout_s=float(settings.llm_timeout_s))
+
+
+register(LlamaCppBackend())

@@ -1,0 +1,174 @@
+"""A thin adapter so the agent talks to every model the same way.
+
+The agent needs three things from a model: a reply constrained to a JSON schema (how small
+models route and fill specs reliably), a free-text reply it can stream (the final answer),
+and — for models with native tool calling — llama-index's `chat_with_tools` path. Each
+backend wraps its client in one of the classes here; tests wrap a scripted llama-index LLM.
+
+Token accounting is done with tiktoken (cl100k_base, bundled with llama-index-core) on the
+text we send and receive, so every backend is measured with the same ruler.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Protocol, Sequence
+
+
+@dataclass
+class ToolCall:
+    name: str
+    arguments: dict[str, Any]
+    id: str = ""
+
+
+@dataclass
+class Reply:
+    text: str
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class ModelUnreachable(RuntimeError):
+    """The model could not be reached (connection refused, timeout, missing file): answer offline."""
+
+
+class ChatModel(Protocol):
+    model_name: str
+
+    def chat(self, messages: list[dict[str, str]], *, schema: dict | None = None,
+             tools: Sequence[Any] | None = None) -> Reply: ...
+
+    def stream(self, messages: list[dict[str, str]]) -> Iterator[str]: ...
+
+
+# --- token counting ------------------------------------------------------------------------
+
+def count_tokens(text: str) -> int:
+    """Tokens in cl100k_base, counted by the conversation module (one ruler for budgets and accounting)."""
+    from assistant.conversation import count_tokens as count
+
+    return count(text)
+
+
+def count_messages(messages: Sequence[dict[str, str]]) -> int:
+    """Prompt tokens of a chat: content plus the ~4 tokens of role framing per message."""
+    return sum(count_tokens(m.get("content") or "") + 4 for m in messages) + 2
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+_UNREACHABLE_NAMES = {"ConnectError", "ConnectTimeout", "ReadTimeout", "TimeoutException", "APIConnectionError",
+                      "APITimeoutError", "ConnectionError", "ConnectionRefusedError", "TimeoutError",
+                      "RemoteProtocolError", "AuthenticationError", "NotFoundError", "ResponseError"}
+
+
+def is_unreachable(exc: BaseException) -> bool:
+    """True for errors that mean 'no usable model here', as opposed to a bad reply."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, (ModelUnreachable, ConnectionError, TimeoutError)):
+            return True
+        if type(exc).__name__ in _UNREACHABLE_NAMES:
+            return True
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return False
+
+
+def redact(text: str, secrets: Sequence[str | None]) -> str:
+    """Remove secrets (API keys) from a message before it reaches a log, a note or an answer."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+# --- llama-index LLMs (Ollama, OpenAILike, scripted test models) ------------------------------
+
+class LlamaIndexModel:
+    """Wraps a llama-index LLM. `schema_style` says how the server takes a JSON schema:
+    "ollama" (`format=`), "openai" (`response_format=`) or "kwarg" (`schema=`, test models)."""
+
+    def __init__(self, llm: Any, *, schema_style: str = "kwarg", model_name: str | None = None) -> None:
+        self.llm = llm
+        self.schema_style = schema_style
+        self.model_name = model_name or getattr(llm, "model", None) or type(llm).__name__
+
+    @staticmethod
+    def _messages(messages: Sequence[dict[str, str]]) -> list[Any]:
+        from llama_index.core.llms import ChatMessage
+
+        return [ChatMessage(role=m["role"], content=m.get("content") or "") for m in messages]
+
+    def _schema_kwargs(self, schema: dict | None) -> dict[str, Any]:
+        if schema is None:
+            return {}
+        if self.schema_style == "ollama":
+            return {"format": schema}
+        if self.schema_style == "openai":
+            return {"response_format": {"type": "json_schema",
+                                        "json_schema": {"name": "reply", "schema": schema, "strict": True}}}
+        return {"schema": schema}
+
+    def chat(self, messages: list[dict[str, str]], *, schema: dict | None = None,
+             tools: Sequence[Any] | None = None) -> Reply:
+        chat_messages = self._messages(messages)
+        if tools:
+            response = self.llm.chat_with_tools(list(tools), chat_history=chat_messages)
+            selections = self.llm.get_tool_calls_from_response(response, error_on_no_tool_call=False)
+            calls = [ToolCall(name=s.tool_name, arguments=dict(s.tool_kwargs or {}), id=s.tool_id)
+                     for s in selections]
+            text = response.message.content or ""
+            tool_text = json.dumps([{"name": c.name, "arguments": c.arguments} for c in calls])
+            return Reply(text=text, tool_calls=calls, prompt_tokens=count_messages(messages),
+                         completion_tokens=count_tokens(text + (tool_text if calls else "")))
+        response = self.llm.chat(chat_messages, **self._schema_kwargs(schema))
+        text = response.message.content or ""
+        return Reply(text=text, prompt_tokens=count_messages(messages), completion_tokens=count_tokens(text))
+
+    def stream(self, messages: list[dict[str, str]]) -> Iterator[str]:
+        for chunk in self.llm.stream_chat(self._messages(messages)):
+            if chunk.delta:
+                yield chunk.delta
+
+
+# --- llama-cpp-python in process ------------------------------------------------------------
+
+class LlamaCppModel:
+    """Wraps a loaded `llama_cpp.Llama`. JSON replies are grammar-constrained to the schema."""
+
+    def __init__(self, llama: Any, *, model_name: str, max_tokens: int, timeout_s: float) -> None:
+        self.llama = llama
+        self.model_name = model_name
+        self.max_tokens = max_tokens
+        self.timeout_s = timeout_s
+        self._lock = threading.Lock()  # one llama context cannot serve two requests at once
+
+    def _generate(self, messages: list[dict[str, str]], **kwargs: Any) -> Iterator[str]:
+        """Stream pieces, stopping at the time limit: `create_chat_completion` takes no stopping
+        criteria, and the in-process model has no HTTP timeout to lean on."""
+        deadline = time.monotonic() + self.timeout_s
+        with self._lock:
+            for chunk in self.llama.create_chat_completion(messages=messages, max_tokens=self.max_tokens,
+                                                           temperature=0.0, stream=True, **kwargs):
+                delta = chunk["choices"][0].get("delta", {}).get("content")
+                if delta:
+                    yield delta
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the model did not finish within {self.timeout_s:g} s")
+
+    def chat(self, messages: list[dict[str, str]], *, schema: dict | None = None,
+             tools: Sequence[Any] | None = None) -> Reply:
+        kwargs: dict[str, Any] = {}
+        if schema is not None:
+            kwargs["response_format"] = {"type": "json_object", "schema": schema}
+        text = "".join(self._generate(messages, **kwargs))
+        return Reply(text=text, prompt_tokens=count_messages(messages), completion_tokens=count_tokens(text))
+
+    def stream(self, messages: list[dict[str, str]]) -> Iterator[str]:
+        yield from self._generate(messages)
