@@ -95,8 +95,8 @@ LANGUAGES = {"en": "English", "sv": "Swedish"}
 
 # --- numbers: what the model may state ------------------------------------------------------
 
-# A number as people write it: 1,136,100 / 1 136 100 / 1136100.47 / 12,5 (Swedish decimal comma).
-_NUMBER = re.compile(r"\d{1,3}(?:(?:,|\u00a0|\u202f| )\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?")
+# A number as people write it: 1,136,100 / 1 136 100 / 1.136.100 / 1136100.47 / 12,5 (decimal comma).
+_NUMBER = re.compile(r"\d{1,3}(?:(?:,|\.|\u00a0|\u202f| )\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?")
 _ANY_DIGITS = re.compile(r"\d+(?:\.\d+)?")
 
 
@@ -290,7 +290,7 @@ def merge_route(parsed: Any, route: Route | None, question: str, engine: Any, no
             continue
         canonical = _grounded(proposed, name, question, engine)
         if canonical is None:
-            if not filters.get(name):
+            if proposed not in (filters.get(name) or []):
                 notes.append(f"The model proposed {name}={proposed!r}, which the question does not name; ignored.")
             continue
         if filters.get(name):

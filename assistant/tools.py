@@ -9,8 +9,6 @@ turns into citations. Every call goes through `Toolbox.call`, which runs the pol
 can read, instead of an exception.
 """
 
-from __future__ import annotations
-
 import inspect
 import json
 from dataclasses import dataclass, field
