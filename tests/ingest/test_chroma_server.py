@@ -1,0 +1,87 @@
+"""Server mode (setting chroma_url) against a real `chroma run` process on loopback."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from assistant.cli import main
+from ingest import settings as settings_mod
+from ingest import store as store_mod
+from ingest.pipeline import run_ingest
+from tests.ingest.test_pipeline import V41_ROWS, V61_ROWS, mirror_settings
+
+CHROMA = Path(__file__).resolve().parents[2] / ".venv" / "bin" / "chroma"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def chroma_server(tmp_path):
+    if not CHROMA.exists():
+        pytest.fail(f"the chroma CLI is missing: {CHROMA}")
+    port = _free_port()
+    proc = subprocess.Popen([str(CHROMA), "run", "--path", str(tmp_path / "chroma-server"), "--host", "127.0.0.1",
+                             "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=dict(os.environ, ANONYMIZED_TELEMETRY="False"))
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/api/v2/heartbeat", timeout=2):
+                break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("chroma run did not start")
+            time.sleep(0.2)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def test_ingest_and_search_through_a_chroma_server(tmp_path, chroma_server, capsys):
+    settings = mirror_settings(tmp_path, chroma_url=chroma_server)
+    first = run_ingest(settings, progress=False)
+    assert first.status == "built" and first.mode == "server"
+    gen = store_mod.current_generation(store_mod.store_root(settings))
+    assert not (gen / "chroma").exists()  # vectors live in the server; table and manifest stay local
+    assert (gen / "results.parquet").exists()
+
+    client = store_mod.http_client(chroma_server)
+    names = {c.name for c in client.list_collections()}
+    assert store_mod.collection_name(first.generation) in names
+
+    # a reader that only knows the store folder finds the server through the manifest
+    store = store_mod.open_store(settings_mod.load(store=settings.store))
+    assert store.mode == "server" and len(store.table()) == V41_ROWS + V61_ROWS
+    hit = store.search("Vera Rubin NVL72 preview", k=1, where={"kind": "doc"})[0]
+    assert hit["metadata"]["doc_id"] == "a.md"
+
+    assert main(["status", "--json", "--store", settings.store]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["mode"] == "server" and info["chroma_url"] == chroma_server
+    assert info["collection"] == store_mod.collection_name(first.generation)
+
+    second = run_ingest(settings, progress=False, fresh=True)
+    third = run_ingest(settings, progress=False, fresh=True)
+    names = {c.name for c in client.list_collections()}
+    # the first generation was pruned with its collection; current and previous remain
+    assert store_mod.collection_name(first.generation) not in names
+    assert {store_mod.collection_name(second.generation), store_mod.collection_name(third.generation)} <= names
+    assert store_mod.open_store(settings).search("MI355X", k=1)
