@@ -44,6 +44,9 @@ vilket vilken vilka hur många bäst bästa i på för och eller med av till fr�
 nya runda rundan resultat system systemet jämför mellan per
 """.split())
 _TOKEN = re.compile(r"[0-9a-zåäöéüæø]+(?:\.[0-9]+)*")
+# Tokens shaped like a chip model number (H300, MI400X, B400, TPU7): if the table has no such
+# chip, a question about it must get "no data", not the best result of some other chip.
+_CHIP_SHAPED = re.compile(r"^(?:mi|gb|gh|vr|h|b|a|l|t|rtx|tpu|gaudi)\d{1,4}[a-z]{0,2}$")
 _ROUND = re.compile(r"(?<![\w.])(?:v|version\s+|round\s+|runda\s+)?(\d{1,2})\.(\d{1,2})(?![\w.])", re.I)
 
 
@@ -88,6 +91,8 @@ class Catalog:
     benchmarks_by_round: dict[str, set[str]] = field(default_factory=dict)
     # (round, benchmark, scenario) -> set of units, to pick defaults that exist
     combos: dict[tuple[str, str, str], set[str]] = field(default_factory=dict)
+    # Known names with no rows in this table ("Gaudi 3"): asked about -> no_data, not a guess.
+    absent: dict[str, str] = field(default_factory=dict)
     _index: dict[str, list[_Entry]] = field(default_factory=dict, repr=False)
     _fuzzy_keys: list[str] = field(default_factory=list, repr=False)
 
@@ -172,7 +177,10 @@ class Catalog:
             column = item["column"]
             values = self._real_values(column, item.get("values", []), item.get("prefixes", []))
             for phrase in item.get("phrases", []):
-                self._add(phrase, column, values, replace=True)
+                if values:
+                    self._add(phrase, column, values, replace=True)
+                elif item.get("absent_ok", True) and column != "round":
+                    self.absent[compact(phrase)] = phrase
 
     def _real_values(self, column: str, values: list[str], prefixes: list[str]) -> list[str]:
         if column == "round":
@@ -235,6 +243,30 @@ class Catalog:
                 for j in range(i, i + size):
                     taken[j] = True
         return sorted(found, key=lambda m: (m.span[0], COLUMN_PRIORITY.get(m.column, 50)))
+
+    def unknown_entities(self, text: str, matches: list[Match] | None = None) -> list[str]:
+        """Names in `text` the data has no rows for: curated names absent from this table
+        ("Gaudi 3") and chip-shaped model numbers no accelerator value contains ("H300")."""
+        matches = self.resolve(text) if matches is None else matches
+        covered = [m.span for m in matches]
+        chips = [compact(v) for col in ("accelerator_family", "accelerator", "system_name", "platform")
+                 for v in self.vocab.get(col, [])]
+        out: list[str] = []
+        tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text.lower())]
+        for size in (3, 2, 1):
+            for i in range(0, len(tokens) - size + 1):
+                window = tokens[i:i + size]
+                start, end = window[0][1], window[-1][2]
+                if any(s <= start < e or s < end <= e for s, e in covered):
+                    continue
+                key = "".join(t for t, _, _ in window)
+                if key in self.absent:
+                    out.append(text[start:end])
+                    covered.append((start, end))
+                elif size == 1 and _CHIP_SHAPED.match(key) and not any(key in c for c in chips) \
+                        and key not in self._index:
+                    out.append(text[start:end])
+        return out
 
     def _fuzzy(self, key: str, words: list[str]) -> tuple[list[_Entry] | None, float]:
         if len(key) < FUZZY_MIN_LEN or len(words) > 3 or all(w in _STOP for w in words):

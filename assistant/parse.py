@@ -199,6 +199,16 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
                           f"(rounds ingested: {have}).")
         return parsed
 
+    missing = catalog.unknown_entities(text, matches)
+    if missing and parsed.needs_commentary is False:
+        parsed.status = "no_data"
+        near = catalog.suggest("accelerator_family", missing[0], 5)
+        parsed.message = _say(parsed, f"The data has no results for {', '.join(missing)}"
+                              + (f" (accelerator families in the data include: {', '.join(near)})." if near else "."),
+                              f"Datan har inga resultat för {', '.join(missing)}"
+                              + (f" (acceleratorfamiljer i datan är t.ex.: {', '.join(near)})." if near else "."))
+        return parsed
+
     # Follow-ups: a question about the previous rows, or the previous question with a changed filter.
     if previous:
         field_name = _field_question(text, explicit)
