@@ -125,13 +125,15 @@ class AssistantService:
     def new_conversation(self) -> Any:
         from assistant.conversation import Conversation
 
-        return Conversation()
+        return Conversation(history_tokens=int(self.settings.history_tokens))
 
     def manifest(self) -> dict[str, Any]:
-        from ingest.store import open_store
+        from ingest.store import current_manifest
 
-        manifest = open_store(self.settings).manifest
-        return dict(manifest) if not isinstance(manifest, dict) else manifest
+        manifest = current_manifest(self.settings)
+        if manifest is None:
+            raise LookupError("no store generation")
+        return manifest
 
     def ready(self) -> None:
         from assistant.engine import get_engine
@@ -216,13 +218,15 @@ def chat_metadata(answer: Answer) -> dict[str, Any]:
 
 
 def _public_manifest(value: Any) -> Any:
-    """The manifest without server file paths (kept to their file names)."""
+    """The manifest without server file paths (kept to their file names) or credentials in URLs."""
     if isinstance(value, dict):
         return {k: _public_manifest(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_public_manifest(v) for v in value]
-    if isinstance(value, str) and (value.startswith(("/", "~")) or re.match(r"^[A-Za-z]:\\", value)):
-        return Path(value).name
+    if isinstance(value, str):
+        if value.startswith(("/", "~")) or re.match(r"^[A-Za-z]:\\", value):
+            return Path(value).name
+        return re.sub(r"^([a-z][a-z0-9+.-]*://)[^/@\s]*@", r"\1", value, flags=re.I)
     return value
 
 

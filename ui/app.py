@@ -55,7 +55,7 @@ def _first_screen() -> None:
 
 
 def _empty_store(status, settings) -> None:
-    st.info(status.message, icon="📭")
+    st.info(status.message, icon=":material/inventory_2:")
     sidebar.ingest_button(settings, label="Index the default data now", key="ingest_main")
 
 
@@ -83,7 +83,7 @@ def main() -> None:
     settings_mod.setup_offline_env()
     params = st.query_params
     embed = _embedded()
-    st.set_page_config(page_title=TITLE, page_icon="📊", layout="centered",
+    st.set_page_config(page_title=TITLE, page_icon=":material/query_stats:", layout="centered",
                        initial_sidebar_state="collapsed" if embed else "expanded")
     st.markdown(EMBED_CSS if embed else PAGE_CSS, unsafe_allow_html=True)
     session = st.session_state
@@ -95,7 +95,7 @@ def main() -> None:
     settings = settings_mod.load(backend=choices.backend, model=choices.model, **choices.overrides)
 
     if not embed:
-        st.title(f"📊 {TITLE}")
+        st.title(f":material/query_stats: {TITLE}")
     if not status.ok:
         _empty_store(status, settings)
 

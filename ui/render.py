@@ -26,9 +26,9 @@ def answer_body(answer: Any, placeholder: Any = None) -> None:
     """The answer text itself, styled by status (errors and no-data in coloured boxes)."""
     target = placeholder if placeholder is not None else st
     if answer.status == "error":
-        target.error(answer.answer, icon="⚠️")
+        target.error(answer.answer, icon=":material/error:")
     elif answer.status == "no_data":
-        target.warning(answer.answer, icon="🔎")
+        target.warning(answer.answer, icon=":material/search_off:")
     else:
         target.markdown(answer.answer)
 
@@ -49,7 +49,7 @@ def sources_line(answer: Any) -> str | None:
         return None
     more = len(links) - _MAX_SOURCE_LINKS
     text = " · ".join(links[:_MAX_SOURCE_LINKS]) + (f" · and {more} more" if more > 0 else "")
-    return f"📎 Sources: {text}"
+    return f":material/link: Sources: {text}"
 
 
 def rows_frame(answer: Any):
@@ -71,7 +71,7 @@ def permalink(question: str) -> str:
 def answer_extras(answer: Any, key: str) -> None:
     """Everything under the answer text: notes, sources, chart, actions and the details expander."""
     for note in answer.notes:
-        st.caption(f"ℹ️ {note}")
+        st.caption(f":material/info: {note}")
     sources = sources_line(answer)
     if sources:
         st.caption(sources)
@@ -82,11 +82,11 @@ def answer_extras(answer: Any, key: str) -> None:
     if answer.rows or answer.question:
         left, right, _ = st.columns([1, 1, 3])
         if answer.rows:
-            left.download_button("⬇️ Rows as CSV", rows_frame(answer).to_csv(index=False).encode("utf-8"),
+            left.download_button("Rows as CSV", rows_frame(answer).to_csv(index=False).encode("utf-8"),
                                  file_name="resultsqa-rows.csv", mime="text/csv", key=f"csv-{key}",
-                                 on_click="ignore")
+                                 icon=":material/download:", on_click="ignore")
         if answer.question:
-            right.markdown(f"[🔗 Link to this question]({permalink(answer.question)})")
+            right.markdown(f":material/share: [Link to this question]({permalink(answer.question)})")
 
     if answer.status == "error" and not answer.rows and not answer.query:
         return
@@ -111,7 +111,7 @@ def details(answer: Any) -> None:
         st.dataframe(
             df[shown], hide_index=True, width="stretch",
             column_config={
-                "result_url": st.column_config.LinkColumn("Result page", display_text="open ↗"),
+                "result_url": st.column_config.LinkColumn("Result page", display_text="open"),
                 "result_id": st.column_config.TextColumn("Result id"),
                 "result": st.column_config.NumberColumn("Result", format="%.6g"),
             },

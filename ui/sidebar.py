@@ -17,10 +17,10 @@ from ui.status import StoreStatus, ollama_models
 
 KNOWN_BACKENDS = ["offline", "ollama", "openai", "llamacpp"]
 BACKEND_LABELS = {
-    "offline": "Offline — no model, instant, exact",
-    "ollama": "Ollama (local model server)",
+    "offline": "Offline (no model)",
+    "ollama": "Ollama",
     "openai": "OpenAI-compatible API",
-    "llamacpp": "llama.cpp (local GGUF file)",
+    "llamacpp": "llama.cpp (GGUF file)",
 }
 DIVISIONS = ["closed", "open", "network"]
 AVAILABILITY = ["available", "preview", "rdi"]
@@ -88,7 +88,7 @@ def _backend_section(settings: Any) -> Choices:
         if path and not Path(path).expanduser().is_file():
             st.warning(f"No file at `{path}`. `make model` downloads the small local model.")
     else:
-        st.caption("Answers come straight from the results table: no model, no guessing.")
+        st.caption("Answers come straight from the results table: instant, exact, no model.")
     return choices
 
 
@@ -98,7 +98,7 @@ def _scope_section(status: StoreStatus) -> dict[str, list[str]]:
     scope = {
         "round": st.multiselect("Round", rounds, key="scope_round", placeholder="All rounds"),
         "division": st.multiselect("Division", DIVISIONS, key="scope_division",
-                                   placeholder="Closed unless the question says otherwise"),
+                                   placeholder="Closed (default)"),
         "availability": st.multiselect("Availability", AVAILABILITY, key="scope_availability",
                                        placeholder="All"),
     }
@@ -108,7 +108,7 @@ def _scope_section(status: StoreStatus) -> dict[str, list[str]]:
 def _index_section(status: StoreStatus, settings: Any) -> None:
     st.subheader("What is indexed")
     if not status.ok:
-        st.info(status.message)
+        st.caption("Nothing indexed yet.")
     else:
         lines = []
         if status.rounds:
@@ -153,7 +153,7 @@ def ingest_button(settings: Any, *, label: str, key: str) -> None:
 def render(settings: Any, status: StoreStatus) -> Choices:
     """Draw the sidebar and return what the user picked."""
     with st.sidebar:
-        st.markdown("### 📊 MLPerf results Q&A")
+        st.markdown("### :material/query_stats: MLPerf results Q&A")
         choices = _backend_section(settings)
         choices.scope = _scope_section(status)
         if st.button("New conversation", key="new_conversation", help="Forget earlier questions"):

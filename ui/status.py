@@ -80,7 +80,9 @@ def store_status(settings: Any) -> StoreStatus:
         manifest = open_store(settings).manifest
     except Exception as exc:  # noqa: BLE001 - any failure to open is "nothing usable indexed"
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        return StoreStatus(False, f"{NO_DATA}\n\n(Store `{settings.store}`: {detail})")
+        if "no store" in detail.lower():
+            return StoreStatus(False, f"{NO_DATA}\n\nStore folder: `{settings.store}`")
+        return StoreStatus(False, f"{NO_DATA}\n\nStore folder `{settings.store}`: {detail}")
     if not manifest:
         return StoreStatus(False, NO_DATA)
     if hasattr(manifest, "model_dump"):

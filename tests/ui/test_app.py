@@ -313,3 +313,58 @@ def test_no_data_and_error_answers_are_styled_and_have_no_chart(fake):
     at.chat_input[0].set_value("best in v9.9").run()
     assert [w.value for w in at.warning] == ["There is no round v9.9 in the data."]
     assert not vega_specs(at)
+
+
+# --- end to end: the real assistant over the store built from the default data ----------------------
+# Gold values read by hand from ../shared/data/mlperf/mlperf_inference_all_rounds_results.csv (closed
+# division, the default) and its README's "Five facts", not from our code.
+
+GOLD = {
+    0: ["1,136,100", "CoreWeave", "v6.1-csvrow-0104"],           # best llama2-70b-99.9 Offline, v6.1
+    1: ["5,749,440", "Crusoe", "512", "v6.1-csvrow-0110"],       # top gpt-oss-120b and its GPU count
+    2: ["33"],                                                     # distinct submitters in v6.1
+    3: ["e2e-rag-db", "e2e-rag-qna", "qwen3.6-27b"],               # benchmarks in v6.1 and not in v6.0
+    4: ["Jetson AGX Thor", "v6.1-csvrow-0324"],                    # lowest qwen3.6-27b SingleStream latency
+    5: ["CoreWeave", "v6.1-csvrow-0104"],                          # the Swedish version of question 0
+}
+
+
+@pytest.fixture
+def real_store(store_settings, monkeypatch):
+    """The app reads its settings from RESULTSQA_* like under `resultsqa ui`."""
+    from ui.cli import settings_env
+
+    for key, value in settings_env(store_settings).items():
+        monkeypatch.setenv(key, value)
+    return store_settings
+
+
+def _last_answer_text(at) -> str:
+    return at.session_state["messages"][-1].answer.answer
+
+
+@pytest.mark.parametrize("index", sorted(GOLD))
+def test_example_questions_answer_correctly_offline(real_store, index):
+    from ui.examples import EXAMPLES
+
+    at = app().run()
+    assert not at.exception
+    at.button(key=f"example-{index}").click().run()
+    assert not at.exception
+    turn = at.session_state["messages"][-1]
+    assert turn.question == EXAMPLES[index]
+    assert turn.answer.status == "answered", turn.answer.answer
+    for expected in GOLD[index]:
+        assert expected in turn.answer.answer, (expected, turn.answer.answer)
+    assert turn.answer.answer in texts(at)  # what was streamed is what stays on the page
+
+
+def test_real_follow_up_reuses_the_previous_question(real_store):
+    at = app().run()
+    at.button(key="example-0").click().run()
+    at.chat_input[0].set_value("And in the Server scenario?").run()
+    assert not at.exception
+    text = _last_answer_text(at)
+    assert "944,902" in text and "v6.1-csvrow-0105" in text, text  # best llama2-70b-99.9 Server, v6.1
+    assert len(vega_specs(at)) >= 1  # a ranking answer has its chart
+    assert any(e.label == "How this was computed" for e in at.expander)
