@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterator, Literal
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import Depends, FastAPI, HTTPException, Request, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.security import HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette.sse import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
@@ -265,25 +266,12 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
     app.state.conversations = conversations
     app.state.service = service
 
-    async def identity(request: Request) -> str:
-        """Who is calling (key id or client address), after the key check and the rate limit."""
-        client = request.client.host if request.client else "unknown"
-        if require_keys:
-            key_id = keyring.verify(security.bearer_token(request.headers.get("authorization")))
-            if key_id is None:
-                wait = limiter.check("bad-key:" + client)  # slows key guessing from one address
-                if wait:
-                    raise HTTPException(429, "too many requests", headers={"Retry-After": str(int(wait) + 1)})
-                raise HTTPException(401, "missing or invalid API key (Authorization: Bearer <key>)",
-                                    headers={"WWW-Authenticate": "Bearer"})
-            who = "key:" + key_id
-        else:
-            who = "ip:" + client
-        wait = limiter.check(who)
-        if wait:
-            raise HTTPException(429, f"rate limit of {settings.rate_limit_per_min} requests per minute exceeded",
-                                headers={"Retry-After": str(int(wait) + 1)})
-        return who
+    bearer = HTTPBearer(auto_error=False, description="An API key; required unless the server is on loopback "
+                        "with no keys configured.")
+
+    async def identity(request: Request, _documented: Any = Security(bearer)) -> str:
+        """Who is calling, as established by `security.GuardMiddleware` (key id or client address)."""
+        return request.state.identity
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
@@ -440,6 +428,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
     # Middleware: the last added runs first. CORS outermost so 413/429/401 carry CORS headers
     # too (a browser widget can then show the real error instead of an opaque network failure).
     app.add_middleware(security.BodyLimitMiddleware, max_bytes=int(settings.max_body_kb) * 1024)
+    app.add_middleware(security.GuardMiddleware, keyring=keyring, require_keys=require_keys, limiter=limiter)
     app.add_middleware(security.SecurityHeadersMiddleware)
     origins = [o.strip() for o in str(settings.cors_origins or "").split(",") if o.strip()]
     if origins:

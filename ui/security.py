@@ -209,6 +209,52 @@ class BodyLimitMiddleware:
         await self.app(scope, replay, send)
 
 
+class GuardMiddleware:
+    """Key check and rate limit for every path under `prefix`, before the body is even read.
+
+    An ASGI middleware rather than a FastAPI dependency because FastAPI parses and validates
+    the body before dependencies run: a caller without a key would learn the schema from 422s
+    and make us parse bodies we then refuse. The caller's identity ("key:<id>" or
+    "ip:<address>") is left in `scope["state"]["identity"]` for the endpoints.
+    """
+
+    def __init__(self, app: Callable, *, keyring: KeyRing, require_keys: bool, limiter: RateLimiter,
+                 prefix: str = "/v1/") -> None:
+        self.app = app
+        self.keyring = keyring
+        self.require_keys = require_keys
+        self.limiter = limiter
+        self.prefix = prefix
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope.get("path", "").startswith(self.prefix):
+            await self.app(scope, receive, send)
+            return
+        client = (scope.get("client") or ("unknown", 0))[0]
+        if self.require_keys:
+            headers = dict(scope.get("headers") or [])
+            token = bearer_token(headers.get(b"authorization", b"").decode("latin-1"))
+            key_id = self.keyring.verify(token)
+            if key_id is None:
+                wait = self.limiter.check("bad-key:" + client)  # slows key guessing from one address
+                if wait:
+                    await _send_json(send, 429, {"detail": "too many requests"}, retry_after=wait)
+                else:
+                    await _send_json(send, 401, {"detail": "missing or invalid API key (Authorization: Bearer <key>)"},
+                                     extra=[(b"www-authenticate", b"Bearer")])
+                return
+            identity = "key:" + key_id
+        else:
+            identity = "ip:" + client
+        wait = self.limiter.check(identity)
+        if wait:
+            await _send_json(send, 429, {"detail": f"rate limit of {self.limiter.per_minute} requests per minute "
+                                         "exceeded"}, retry_after=wait)
+            return
+        scope.setdefault("state", {})["identity"] = identity
+        await self.app(scope, receive, send)
+
+
 class SecurityHeadersMiddleware:
     """Headers every response carries: no MIME sniffing, no framing of API responses by others."""
 
@@ -231,11 +277,15 @@ class SecurityHeadersMiddleware:
         await self.app(scope, receive, with_headers)
 
 
-async def _send_json(send: Send, status: int, body: dict) -> None:
+async def _send_json(send: Send, status: int, body: dict, *, retry_after: float | None = None,
+                     extra: list[tuple[bytes, bytes]] | None = None) -> None:
     data = json.dumps(body).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()),
-                            (b"connection", b"close")]})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
+    if status == 413:  # the unread rest of the body makes the connection unusable
+        headers.append((b"connection", b"close"))
+    if retry_after is not None:
+        headers.append((b"retry-after", str(int(retry_after) + 1).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers + (extra or [])})
     await send({"type": "http.response.body", "body": data})
 
 

@@ -363,3 +363,15 @@ def test_load_smoke_has_no_errors(store_settings):
         figures = run_load(live.url, clients=5, seconds=3)
     assert figures["ok"] > 0
     assert figures["errors"] == 0, figures["error_kinds"]
+
+
+def test_public_manifest_drops_paths_and_url_credentials():
+    from ui.api import _public_manifest
+
+    manifest = {"sources": [{"path": "/work/shared/data/mlperf/raw/v6.1/summary.csv", "sha256": "ab"}],
+                "chroma": {"url": "http://admin:hunter2@127.0.0.1:8000", "path": "chroma"},
+                "docs": ["https://mlcommons.org/x"]}
+    assert _public_manifest(manifest) == {
+        "sources": [{"path": "summary.csv", "sha256": "ab"}],
+        "chroma": {"url": "http://127.0.0.1:8000", "path": "chroma"},
+        "docs": ["https://mlcommons.org/x"]}

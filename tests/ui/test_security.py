@@ -86,6 +86,13 @@ def test_missing_or_invalid_key_is_401(headers):
     assert service.calls == []
 
 
+def test_key_is_checked_before_the_body_is_parsed():
+    client = make_client(api_keys=KEY)
+    r = client.post("/v1/ask", content=b"{not json", headers={"Content-Type": "application/json"})
+    assert r.status_code == 401
+    assert client.get("/v1/no-such-endpoint").status_code == 401  # no route discovery without a key
+
+
 def test_valid_key_is_accepted_and_health_needs_none():
     client = make_client(api_keys=f"{OTHER_KEY},{KEY}")
     assert client.post("/v1/ask", json={"question": "q"}, headers=auth(KEY)).status_code == 200
