@@ -96,7 +96,7 @@ def _diff(files: list[sources_mod.LocalFile], manifest: dict[str, Any] | None) -
     return changed, removed
 
 
-def _read_tables(files: list[sources_mod.LocalFile]):
+def _read_tables(files: list[sources_mod.LocalFile], max_mb: int):
     """Read every results file through ingest.tables and check it against its sources entry."""
     import pandas as pd
 
@@ -106,10 +106,9 @@ def _read_tables(files: list[sources_mod.LocalFile]):
     frames = []
     for f in files:
         try:
-            df = read_table(f.path)
-        except SourceError:
-            sources_mod.evict(f)
-            raise
+            df = read_table(f.path, max_bytes=max_mb * 1024 * 1024)
+        except SourceError as exc:
+            raise sources_mod.evict(f, exc) from None
         missing = [c for c in COLUMN_NAMES if c not in df.columns]
         if missing:
             raise SourceError(f.path, f"table reader returned no {', '.join(missing)} column(s)")
@@ -135,9 +134,8 @@ def _read_documents(files: list[sources_mod.LocalFile], settings) -> tuple[list,
         try:
             chunks.extend(load_chunks(f.path, settings.chunk_tokens, settings.chunk_overlap, url=f.public_url,
                                       source=f.source.publisher or f.source.name, language=f.source.language))
-        except SourceError:
-            sources_mod.evict(f)
-            raise
+        except SourceError as exc:
+            raise sources_mod.evict(f, exc) from None
     return chunks, len(files)
 
 
@@ -196,7 +194,7 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
     from ingest.cards import build_cards
     from ingest.embed import EmbeddingCache, embed_passages, get_embedder
 
-    table = _read_tables([f for f in files if f.source.kind == "results"])
+    table = _read_tables([f for f in files if f.source.kind == "results"], settings.max_source_mb)
     cards = list(build_cards(table))
     doc_chunks, n_docs = _read_documents([f for f in files if f.source.kind == "commentary"], settings)
     chunks = doc_chunks + cards

@@ -67,6 +67,7 @@ class LocalFile:
     sha256: str
     size: int
     downloaded: bool = False
+    origin: str = ""  # the URL a downloaded file came from (named in errors instead of the cache path)
 
     @property
     def public_url(self) -> str:
@@ -195,7 +196,7 @@ def _download(url: str, target: Path, source: Source, rel: str, max_mb: int, pro
     meta = json.loads(meta_path.read_text()) if meta_path.is_file() and target.is_file() else {}
     pin = source.pin(rel)
     if meta and pin and meta.get("sha256") == pin.lower():
-        return LocalFile(source, rel, target, meta["sha256"], meta["size"], downloaded=True)
+        return LocalFile(source, rel, target, meta["sha256"], meta["size"], downloaded=True, origin=url)
     request = urllib.request.Request(url, headers={"User-Agent": "resultsqa-ingest"})
     if meta.get("etag"):
         request.add_header("If-None-Match", meta["etag"])
@@ -205,7 +206,7 @@ def _download(url: str, target: Path, source: Source, rel: str, max_mb: int, pro
         response = urllib.request.urlopen(request, timeout=60)
     except urllib.error.HTTPError as exc:
         if exc.code == 304 and meta:
-            return LocalFile(source, rel, target, meta["sha256"], meta["size"], downloaded=True)
+            return LocalFile(source, rel, target, meta["sha256"], meta["size"], downloaded=True, origin=url)
         raise SourceError(url, f"download failed: HTTP {exc.code} {exc.reason}") from None
     except (urllib.error.URLError, OSError) as exc:
         raise SourceError(url, f"download failed: {getattr(exc, 'reason', exc)}") from None
@@ -239,7 +240,7 @@ def _download(url: str, target: Path, source: Source, rel: str, max_mb: int, pro
     tmp_meta = meta_path.with_name(meta_path.name + f".tmp-{os.getpid()}")
     tmp_meta.write_text(json.dumps(meta))
     os.replace(tmp_meta, meta_path)
-    return LocalFile(source, rel, target, meta["sha256"], size, downloaded=True)
+    return LocalFile(source, rel, target, meta["sha256"], size, downloaded=True, origin=url)
 
 
 def url_files(sources: list[Source], root_url: str, cache: str | os.PathLike, max_mb: int,
@@ -255,11 +256,16 @@ def url_files(sources: list[Source], root_url: str, cache: str | os.PathLike, ma
     return out
 
 
-def evict(file: LocalFile) -> None:
-    """Forget a downloaded file that failed to parse, so the next ingest fetches it again."""
-    if file.downloaded:
-        file.path.unlink(missing_ok=True)
-        file.path.with_name(file.path.name + ".meta.json").unlink(missing_ok=True)
+def evict(file: LocalFile, error: SourceError) -> SourceError:
+    """Forget a downloaded file that failed to parse (the next ingest fetches it again).
+
+    Returns the error to raise: for a download it names the URL, not the cache path.
+    """
+    if not file.downloaded:
+        return error
+    file.path.unlink(missing_ok=True)
+    file.path.with_name(file.path.name + ".meta.json").unlink(missing_ok=True)
+    return SourceError(file.origin or file.path, error.problem)
 
 
 def gather(settings, source: str | None = None, progress: bool = True) -> tuple[str, list[Source], list[LocalFile]]:

@@ -96,3 +96,20 @@ def test_the_installed_command_exits_non_zero_on_bad_input(tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.strip().count("\n") == 0 and "summary_results.json: malformed JSON" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_downloaded_file_that_fails_to_parse_is_not_kept_in_the_cache(tmp_path, capsys):
+    from tests.ingest.test_sources import _Server
+
+    settings = mirror_settings(tmp_path)
+    (Path(settings.data) / JSON).write_text("[{\"ID\": ")
+    server = _Server(Path(settings.data))
+    try:
+        code = main(["ingest", "--quiet", "--source", server.url, *_args(settings)])
+    finally:
+        server.close()
+    err = capsys.readouterr().err.strip()
+    assert code == 1 and err.count("\n") == 0
+    assert f"{server.url}/raw/v4.1/summary_results.json: malformed JSON" in err  # the URL, not the cache path
+    assert not list(Path(settings.cache).rglob("summary_results.json*"))  # the next ingest fetches it again
+    assert store_mod.current_generation(store_mod.store_root(settings)) is None
