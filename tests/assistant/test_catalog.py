@@ -1,0 +1,144 @@
+"""Catalog: each alias family resolves to the right table values, and nothing else."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from assistant.catalog import Catalog, compact
+
+
+def _table() -> pd.DataFrame:
+    rows = [
+        # round, order, benchmark, raw label, scenario, units, submitter, family, vendor, system
+        ("v6.0", 600, "llama2-70b-99", "llama2-70b-99", "Offline", "Tokens/s", "NVIDIA", "B200", "NVIDIA", "DGX B200"),
+        ("v6.0", 600, "llama2-70b-99.9", "llama2-70b-99.9", "Offline", "Tokens/s", "AMD", "MI355X", "AMD", "MI355X box"),
+        ("v6.1", 601, "llama2-70b-99.9", "llama2-70b-99.9", "Offline", "Tokens/s", "CoreWeave", "GB300", "NVIDIA",
+         "CoreWeave GB300 NVL72"),
+        ("v6.1", 601, "gpt-oss-120b", "gpt-oss-120b", "Offline", "Tokens/s", "Crusoe", "MI355X", "AMD", "Crusoe 64x8"),
+        ("v6.1", 601, "deepseek-r1", "deepseek-r1", "Server", "Tokens/s", "Nebius", "VR200", "NVIDIA", "VR200 NVL72"),
+        ("v6.1", 601, "whisper", "whisper", "Offline", "Tokens/s", "Dell_MangoBoost", "MI350X", "AMD", "Dell box"),
+        ("v6.1", 601, "wan-2.2-t2v-a14b", "text_to_video", "SingleStream", "Latency (s)", "NVIDIA", "B300", "NVIDIA",
+         "B300 box"),
+        ("v6.1", 601, "qwen3.6-27b", "agentic edge", "SingleStream", "Latency (ms)", "NVIDIA", "Jetson AGX Thor",
+         "NVIDIA", "Thor kit"),
+        ("v6.1", 601, "e2e-rag-qna", "end to end question-answering", "Offline", "Tasks/s", "Intel", "Arc Pro B70",
+         "Intel", "Arc box"),
+        ("v6.1", 601, "e2e-rag-db", "end to end vector-database", "Offline", "Samples/s", "Intel", "Arc Pro B70",
+         "Intel", "Arc box"),
+        ("v6.1", 601, "resnet", "resnet", "Offline", "Samples/s", "Google", "GB200", "NVIDIA", "Some GB200 box"),
+    ]
+    cols = ["round", "round_order", "benchmark", "benchmark_raw", "scenario", "units", "submitter",
+            "accelerator_family", "accelerator_vendor", "system_name"]
+    df = pd.DataFrame(rows, columns=cols)
+    for c in cols:
+        if c != "round_order":
+            df[c] = df[c].astype("string")
+    df["division"] = pd.array(["closed"] * len(df), dtype="string")
+    return df
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog.from_table(_table())
+
+
+def _values(catalog: Catalog, text: str, column: str) -> set[str]:
+    return {v for m in catalog.resolve(text) if m.column == column for v in m.values}
+
+
+def test_compact_makes_spellings_one_key():
+    assert compact("Llama 2 70B") == compact("llama2-70b") == compact("LLAMA2 70b")
+    assert compact("gpt-oss-120b") == compact("GPT OSS 120B")
+
+
+def test_llama2_70b_names_both_accuracy_variants(catalog):
+    assert _values(catalog, "best Llama 2 70B result", "benchmark") == {"llama2-70b-99", "llama2-70b-99.9"}
+    assert _values(catalog, "llama2-70b-99.9 Offline", "benchmark") == {"llama2-70b-99.9"}
+    assert catalog.benchmarks_in("v6.1") >= {"llama2-70b-99.9"}
+    assert "llama2-70b-99" not in catalog.benchmarks_in("v6.1")
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Blackwell Ultra", {"B300", "GB300"}),
+    ("Blackwell", {"B200", "GB200"}),
+    ("Vera Rubin", {"VR200"}),
+    ("MI355X", {"MI355X"}),
+    ("mi355x systems", {"MI355X"}),
+])
+def test_accelerator_families(catalog, text, expected):
+    assert _values(catalog, text, "accelerator_family") == expected
+
+
+def test_mi350x_is_not_mi355x(catalog):
+    assert _values(catalog, "MI350X", "accelerator_family") == {"MI350X"}
+    # A chip that differs by one digit is never a fuzzy match.
+    assert _values(catalog, "MI356X", "accelerator_family") == set()
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("DeepSeek", {"deepseek-r1"}),
+    ("Whisper", {"whisper"}),
+    ("gpt-oss", {"gpt-oss-120b"}),
+    ("text-to-video", {"wan-2.2-t2v-a14b"}),
+    ("text_to_video", {"wan-2.2-t2v-a14b"}),
+    ("agentic edge", {"qwen3.6-27b"}),
+    ("RAG", {"e2e-rag-db", "e2e-rag-qna"}),
+    ("end to end question-answering", {"e2e-rag-qna"}),
+])
+def test_benchmark_aliases(catalog, text, expected):
+    assert _values(catalog, f"results for {text} please", "benchmark") == expected
+
+
+def test_vendor_and_submitter_are_separate_columns(catalog):
+    cols = {m.column for m in catalog.resolve("NVIDIA")}
+    assert cols == {"accelerator_vendor", "submitter"}
+    assert {m.column for m in catalog.resolve("CoreWeave")} == {"submitter"}
+    assert _values(catalog, "Dell MangoBoost", "submitter") == {"Dell_MangoBoost"}
+
+
+def test_fuzzy_only_for_long_words(catalog):
+    assert _values(catalog, "Corewave", "submitter") == {"CoreWeave"}
+    assert catalog.resolve("the best result of them all") == []
+
+
+def test_latest_round_in_english_and_swedish(catalog):
+    assert catalog.latest_round == "v6.1"
+    assert _values(catalog, "in the latest round", "round") == {"v6.1"}
+    assert _values(catalog, "i senaste rundan", "round") == {"v6.1"}
+    assert catalog.previous_round("v6.1") == "v6.0"
+    assert catalog.previous_round("v6.0") is None
+
+
+def test_round_mentions_known_and_unknown(catalog):
+    assert catalog.round_mentions("compare v6.0 and v6.1") == (["v6.0", "v6.1"], [])
+    assert catalog.round_mentions("results in v3.0") == ([], ["v3.0"])
+    # "Llama 3.1 8B": a bare model version is not a round.
+    assert catalog.round_mentions("Llama 3.1 8B") == ([], [])
+
+
+def test_unknown_entities(catalog):
+    assert catalog.unknown_entities("best H300 result") == ["H300"]
+    assert catalog.unknown_entities("Gaudi 3 on llama") == ["Gaudi 3"]
+    assert catalog.unknown_entities("best GB300 result on Llama 2 70B") == []
+
+
+def test_suggest_closest_values(catalog):
+    assert catalog.suggest("submitter", "Corewev", 3)[0] == "CoreWeave"
+    assert catalog.suggest("round", "v6.2", 2)[0] in {"v6.1", "v6.0"}
+
+
+def test_scenarios_for_benchmark(catalog):
+    assert catalog.scenarios_for(["qwen3.6-27b"]) == {"SingleStream": {"Latency (ms)"}}
+    assert catalog.rounds_with(["llama2-70b-99"]) == ["v6.0"]
+
+
+def test_full_table_catalog(results_table):
+    cat = Catalog.from_table(results_table)
+    assert cat.rounds == ["v4.1", "v5.1", "v6.0", "v6.1"]
+    # README: v6.1 has only llama2-70b-99.9 (not -99).
+    assert "llama2-70b-99.9" in cat.benchmarks_in("v6.1") and "llama2-70b-99" not in cat.benchmarks_in("v6.1")
+    assert _values(cat, "Llama 2 70B", "benchmark") == {"llama2-70b-99", "llama2-70b-99.9"}
+    assert _values(cat, "Blackwell Ultra", "accelerator_family") == {"B300", "GB300"}
+    assert _values(cat, "agentic edge", "benchmark") == {"qwen3.6-27b"}
+    assert _values(cat, "Crusoe", "submitter") == {"Crusoe"}

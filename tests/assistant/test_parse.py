@@ -1,0 +1,219 @@
+"""Parser: one test per intent and wording (English and Swedish), on a small inline table."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from assistant.catalog import Catalog
+from assistant.parse import detect_language, parse, with_scope
+
+
+def _table() -> pd.DataFrame:
+    rows = [
+        ("v6.0", 600, "llama2-70b-99", "Offline", "Tokens/s", "NVIDIA", "B200", "NVIDIA"),
+        ("v6.0", 600, "llama2-70b-99.9", "Offline", "Tokens/s", "AMD", "MI355X", "AMD"),
+        ("v6.0", 600, "llama2-70b-99.9", "Server", "Tokens/s", "AMD", "MI355X", "AMD"),
+        ("v6.0", 600, "gpt-oss-120b", "Offline", "Tokens/s", "NVIDIA", "GB200", "NVIDIA"),
+        ("v6.1", 601, "llama2-70b-99.9", "Offline", "Tokens/s", "CoreWeave", "GB300", "NVIDIA"),
+        ("v6.1", 601, "llama2-70b-99.9", "Server", "Tokens/s", "CoreWeave", "GB300", "NVIDIA"),
+        ("v6.1", 601, "llama2-70b-99.9", "Interactive", "Tokens/s", "NVIDIA", "B300", "NVIDIA"),
+        ("v6.1", 601, "gpt-oss-120b", "Offline", "Tokens/s", "Crusoe", "MI355X", "AMD"),
+        ("v6.1", 601, "wan-2.2-t2v-a14b", "Offline", "Samples/s", "NVIDIA", "B300", "NVIDIA"),
+        ("v6.1", 601, "wan-2.2-t2v-a14b", "SingleStream", "Latency (s)", "NVIDIA", "B300", "NVIDIA"),
+        ("v6.1", 601, "qwen3.6-27b", "SingleStream", "Latency (ms)", "NVIDIA", "Jetson AGX Thor", "NVIDIA"),
+        ("v6.1", 601, "e2e-rag-qna", "Offline", "Tasks/s", "Intel", "Arc Pro B70", "Intel"),
+    ]
+    cols = ["round", "round_order", "benchmark", "scenario", "units", "submitter", "accelerator_family",
+            "accelerator_vendor"]
+    df = pd.DataFrame(rows, columns=cols)
+    for c in cols:
+        if c != "round_order":
+            df[c] = df[c].astype("string")
+    df["benchmark_raw"] = df["benchmark"]
+    df["division"] = pd.array(["closed"] * len(df), dtype="string")
+    return df
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog.from_table(_table())
+
+
+def test_language():
+    assert detect_language("Vilket system hade bäst resultat i v6.1?") == "sv"
+    assert detect_language("Hur många inskickare finns det?") == "sv"
+    assert detect_language("Which system had the best result in v6.1?") == "en"
+    assert detect_language("How many results are in the latest round?") == "en"
+
+
+@pytest.mark.parametrize("question", [
+    "Which system had the best Llama 2 70B Offline result in v6.1?",
+    "Vilket system hade bäst Llama 2 70B Offline-resultat i v6.1?",
+])
+def test_best_named_benchmark_scenario_round(catalog, question):
+    p = parse(question, catalog)
+    assert p.intent == "best" and p.status == "ok"
+    f = p.spec.filters
+    assert p.spec.op == "rows" and p.spec.order == "best"
+    assert f.round == ["v6.1"] and f.benchmark == ["llama2-70b-99.9"] and f.scenario == ["Offline"]
+
+
+def test_variant_choice_is_stated_when_both_exist(catalog):
+    p = parse("Best Llama 2 70B Offline result in v6.0", catalog)
+    assert p.spec.filters.benchmark == ["llama2-70b-99.9"]
+    assert any("llama2-70b-99" in n and "variants" in n for n in p.notes)
+    p99 = parse("Best llama2-70b-99 Offline result in v6.0", catalog)
+    assert p99.spec.filters.benchmark == ["llama2-70b-99"]
+
+
+def test_defaults_round_and_scenario_are_stated(catalog):
+    p = parse("What is the top gpt-oss-120b result?", catalog)
+    assert p.spec.filters.round == ["v6.1"] and p.spec.filters.scenario == ["Offline"]
+    assert any("latest round" in n for n in p.notes) and any("scenario" in n for n in p.notes)
+
+
+def test_top_n_english_and_swedish(catalog):
+    assert parse("Top 3 gpt-oss-120b results in v6.1", catalog).spec.limit == 3
+    p = parse("Visa topp 5 för Llama 2 70B i v6.1", catalog)
+    assert p.intent == "top" and p.spec.limit == 5
+
+
+def test_worst(catalog):
+    p = parse("Which was the slowest Llama 2 70B Server result in v6.1?", catalog)
+    assert p.intent == "worst" and p.spec.order == "worst" and p.spec.filters.scenario == ["Server"]
+
+
+def test_lowest_latency_picks_a_latency_scenario(catalog):
+    p = parse("Which system had the lowest latency on text-to-video?", catalog)
+    assert p.intent == "best" and p.spec.filters.scenario == ["SingleStream"]
+    assert p.spec.filters.benchmark == ["wan-2.2-t2v-a14b"]
+    q = parse("Which system had the lowest latency on the agentic edge benchmark?", catalog)
+    assert q.spec.filters.benchmark == ["qwen3.6-27b"] and q.spec.filters.scenario == ["SingleStream"]
+
+
+@pytest.mark.parametrize("question", [
+    "Best per-accelerator result on Llama 2 70B Offline in v6.1",
+    "Bäst resultat per GPU på Llama 2 70B Offline i v6.1",
+])
+def test_per_accelerator(catalog, question):
+    assert parse(question, catalog).spec.metric == "result_per_accelerator"
+
+
+@pytest.mark.parametrize("question,aggregate,column", [
+    ("How many results does v6.1 have?", "count", None),
+    ("Hur många resultat finns i v6.1?", "count", None),
+    ("How many submitters are in v6.1?", "nunique", "submitter"),
+    ("Hur många inskickare finns i v6.1?", "nunique", "submitter"),
+    ("How many systems were submitted in v6.1?", "nunique", "platform"),
+])
+def test_count(catalog, question, aggregate, column):
+    p = parse(question, catalog)
+    assert p.intent == "count"
+    assert p.spec.op == "aggregate" and p.spec.aggregate == aggregate and p.spec.column == column
+    assert p.spec.filters.round == ["v6.1"] and not p.spec.group_by
+
+
+def test_count_without_round_groups_by_round(catalog):
+    p = parse("How many results are there?", catalog)
+    assert p.spec.group_by == ["round"] and p.spec.filters.round is None
+
+
+def test_top_result_with_gpu_count_is_a_ranking_not_a_count(catalog):
+    p = parse("What is the top gpt-oss-120b result and how many GPUs did it use?", catalog)
+    assert p.intent == "best" and p.spec.op == "rows"
+
+
+@pytest.mark.parametrize("question", ["Which benchmarks are in v6.1?", "Vilka benchmark finns i v6.1?"])
+def test_list(catalog, question):
+    p = parse(question, catalog)
+    assert p.intent == "list" and p.spec.group_by == ["benchmark"] and p.spec.filters.round == ["v6.1"]
+
+
+@pytest.mark.parametrize("question", ["Which benchmarks are new in v6.1?", "Vilka benchmark är nya i v6.1?"])
+def test_difference_new(catalog, question):
+    p = parse(question, catalog)
+    assert p.intent == "difference" and p.spec.op == "difference" and p.spec.column == "benchmark"
+    assert p.spec.filters.round == ["v6.1"] and p.spec.other.round == ["v6.0"]
+
+
+def test_difference_dropped(catalog):
+    p = parse("Which benchmarks were dropped in v6.1?", catalog)
+    assert p.spec.filters.round == ["v6.0"] and p.spec.other.round == ["v6.1"]
+
+
+@pytest.mark.parametrize("question", [
+    "How did the MI355X change between v6.0 and v6.1 on Llama 2 70B Offline?",
+    "Hur har MI355X förändrats mellan v6.0 och v6.1 på Llama 2 70B Offline?",
+])
+def test_trend(catalog, question):
+    p = parse(question, catalog)
+    assert p.intent == "trend" and p.spec.op == "trend"
+    assert p.spec.filters.round == ["v6.0", "v6.1"] and p.spec.filters.accelerator_family == ["MI355X"]
+    # v6.0 has both variants but only -99.9 spans both rounds.
+    assert p.spec.filters.benchmark == ["llama2-70b-99.9"]
+
+
+def test_compare_two_families(catalog):
+    p = parse("Compare Blackwell Ultra vs MI355X on Llama 2 70B Offline in v6.1", catalog)
+    assert p.intent == "compare" and p.spec.op == "compare"
+    assert [s.accelerator_family for s in p.spec.sides] == [["B300", "GB300"], ["MI355X"]]
+    assert p.spec.filters.accelerator_family is None
+
+
+def test_vendor_versus_submitter(catalog):
+    by = parse("Best Llama 2 70B result in v6.1 submitted by NVIDIA", catalog)
+    assert by.spec.filters.submitter == ["NVIDIA"] and by.spec.filters.accelerator_vendor is None
+    on = parse("Best Llama 2 70B result in v6.1 on NVIDIA GPUs", catalog)
+    assert on.spec.filters.accelerator_vendor == ["NVIDIA"] and on.spec.filters.submitter is None
+
+
+@pytest.mark.parametrize("question", ["Why did NVIDIA win the latest round?", "Varför vann NVIDIA?",
+                                      "What did analysts say about AMD in v6.0?"])
+def test_commentary(catalog, question):
+    p = parse(question, catalog)
+    assert p.needs_commentary and p.intent == "commentary" and p.spec is None
+
+
+@pytest.mark.parametrize("question", ["How many results are in v3.0?", "Best Llama 2 70B result in v7.0",
+                                      "Hur många resultat finns i runda 5.0?"])
+def test_unknown_round_is_no_data(catalog, question):
+    p = parse(question, catalog)
+    assert p.status == "no_data" and p.spec is None and "v" in p.message
+
+
+def test_chip_that_never_submitted_is_no_data(catalog):
+    p = parse("Best Llama 2 70B result on H300 in v6.1", catalog)
+    assert p.status == "no_data" and "H300" in p.message
+
+
+def test_benchmark_not_in_named_round_is_no_data(catalog):
+    p = parse("Best text-to-video result in v6.0", catalog)
+    assert p.status == "no_data" and "v6.1" in p.message
+
+
+def test_followup_changes_one_filter(catalog):
+    first = parse("Which system had the best Llama 2 70B Offline result in v6.1?", catalog)
+    for question in ["And in the Server scenario?", "Och i Server-scenariot?"]:
+        p = parse(question, catalog, previous=first.state())
+        assert p.followup and p.spec.op == "rows"
+        assert p.spec.filters.scenario == ["Server"]
+        assert p.spec.filters.benchmark == ["llama2-70b-99.9"] and p.spec.filters.round == ["v6.1"]
+    older = parse("What about v6.0?", catalog, previous=first.state())
+    assert older.spec.filters.round == ["v6.0"] and older.spec.filters.scenario == ["Offline"]
+
+
+def test_followup_field_question(catalog):
+    first = parse("Which system had the best Llama 2 70B Offline result in v6.1?", catalog)
+    p = parse("How many nodes did it have?", catalog, previous=first.state())
+    assert p.intent == "field" and p.field == "number_of_nodes"
+    sv = parse("Hur många GPU:er hade den?", catalog, previous=first.state())
+    assert sv.intent == "field" and sv.field == "total_accelerators"
+    # Without an earlier turn it is not a follow-up.
+    assert parse("How many nodes did it have?", catalog).intent != "field"
+
+
+def test_scope_merges_without_overriding_the_question(catalog):
+    p = parse("Best Llama 2 70B Offline result in v6.1", catalog)
+    spec = with_scope(p.spec, {"round": ["v6.0"], "availability": ["available"]})
+    assert spec.filters.round == ["v6.1"] and spec.filters.availability == ["available"]
