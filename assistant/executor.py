@@ -190,9 +190,10 @@ def _valid_columns(table: pd.DataFrame, *, for_grouping: bool) -> list[str]:
     return cols
 
 
-def validate(spec: QuerySpec, table: pd.DataFrame) -> QuerySpec:
+def validate(spec: QuerySpec | dict[str, Any], table: pd.DataFrame) -> QuerySpec:
     """Return a copy of `spec` whose filter values are real table values; raise `SpecError`
     (with suggestions) for unknown values, unknown columns and incomplete op shapes."""
+    spec = as_spec(spec)
     errors: list[str] = []
     suggestions: dict[str, list[str]] = {}
     filters = _validate_filters(spec.filters, table, errors, suggestions)
@@ -646,10 +647,25 @@ def _run_trend(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[st
                        by_round=by_round)
 
 
-def execute(spec: QuerySpec, table: pd.DataFrame, *, max_rows: int = 1000, timeout_ms: int = 2000,
-            default_division: str | None = "closed") -> QueryResult:
+def as_spec(spec: QuerySpec | dict[str, Any]) -> QuerySpec:
+    """A QuerySpec from a spec or its JSON dict (what a model produces); schema errors become
+    a SpecError naming the fields, so callers handle one exception type."""
+    if isinstance(spec, QuerySpec):
+        return spec
+    from pydantic import ValidationError
+
+    try:
+        return QuerySpec.model_validate(spec)
+    except ValidationError as exc:
+        problems = [f"{'.'.join(map(str, e['loc'])) or 'spec'}: {e['msg']}" for e in exc.errors()[:5]]
+        raise SpecError("invalid query: " + "; ".join(problems)) from None
+
+
+def execute(spec: QuerySpec | dict[str, Any], table: pd.DataFrame, *, max_rows: int = 1000,
+            timeout_ms: int = 2000, default_division: str | None = "closed") -> QueryResult:
     """Validate and run one spec. Raises `SpecError` (bad spec) or `QueryTimeout`; an empty
     match is not an error: the result has `empty=True` and a note saying so."""
+    spec = as_spec(spec)
     plan = _Plan(timeout_ms)
     plan.add("df = table")
     if not table.index.is_unique:  # rows are carried by index label between steps

@@ -158,3 +158,23 @@ def test_engine_search_uses_retrieval_k_from_settings():
     eng = Engine(_small(), settings=settings_mod.load(retrieval_k=2), store=store)
     assert len(eng.search("q")) == 2
     assert len(eng.search("q", k=5)) == 5
+
+
+# --- end to end over a real ingest (shared session fixture) --------------------------------
+
+def test_real_engine_answers_and_describes(engine):
+    res = engine.execute(QuerySpec(filters=Filters(round=["v6.1"], benchmark=["llama2-70b-99.9"],
+                                                   scenario=["Offline"]), limit=1))
+    assert (res.best["value"], res.best["result_id"]) == (1136100.0, "v6.1-csvrow-0104")  # README, by hand
+    d = engine.describe()
+    # Row counts per round from the README's table of files.
+    assert d["rows_per_round"] == {"v4.1": 937, "v5.1": 1448, "v6.0": 520, "v6.1": 492}
+    assert d["rounds"] == ["v4.1", "v5.1", "v6.0", "v6.1"]
+
+
+def test_real_engine_search_returns_sourced_passages_for_the_round(engine):
+    passages = engine.search("why software, scale and AI agents matter as much as GPU speed", k=3, rounds=["v6.1"])
+    assert passages
+    for p in passages:
+        assert p.kind == "doc" and p.title and p.source and p.text
+        assert not p.rounds or "v6.1" in p.rounds

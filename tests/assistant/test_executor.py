@@ -261,6 +261,15 @@ def test_incomplete_op_shapes_are_refused(spec):
         validate(spec, table(row()))
 
 
+def test_a_model_json_dict_is_accepted_and_schema_errors_are_spec_errors():
+    df = table(row(result=1.0), row(result=2.0))
+    res = execute({"op": "rows", "filters": {"scenario": ["offline"]}, "limit": 1}, df)
+    assert res.rows["value"].tolist() == [2.0]
+    with pytest.raises(SpecError) as err:
+        execute({"op": "rows", "filters": {"colour": ["red"]}, "limit": 0}, df)
+    assert "colour" in str(err.value) and "limit" in str(err.value)
+
+
 # --- aggregate ----------------------------------------------------------------------------
 
 def test_count_and_nunique_count_every_division():
