@@ -90,14 +90,20 @@ def redact(text: str, secrets: Sequence[str | None]) -> str:
 
 # --- llama-index LLMs (Ollama, OpenAILike, scripted test models) ------------------------------
 
+_SCHEMA_STYLE: dict[str, str] = {}  # OpenAI-compatible base URL -> how it takes a JSON schema
+
 class LlamaIndexModel:
     """Wraps a llama-index LLM. `schema_style` says how the server takes a JSON schema:
     "ollama" (`format=`), "openai" (`response_format=`) or "kwarg" (`schema=`, test models)."""
 
     def __init__(self, llm: Any, *, schema_style: str = "kwarg", model_name: str | None = None) -> None:
         self.llm = llm
-        self.schema_style = schema_style
         self.model_name = model_name or getattr(llm, "model", None) or type(llm).__name__
+        self.schema_style = _SCHEMA_STYLE.get(self._server_key(), schema_style) if schema_style == "openai" \
+            else schema_style
+
+    def _server_key(self) -> str:
+        return str(getattr(self.llm, "api_base", None) or getattr(self.llm, "base_url", None) or "")
 
     @staticmethod
     def _messages(messages: Sequence[dict[str, str]]) -> list[Any]:
@@ -113,6 +119,8 @@ class LlamaIndexModel:
         if self.schema_style == "openai":
             return {"response_format": {"type": "json_schema",
                                         "json_schema": {"name": "reply", "schema": schema, "strict": True}}}
+        if self.schema_style == "openai_object":  # llama.cpp's server: json_object + schema
+            return {"response_format": {"type": "json_object", "schema": schema}}
         return {"schema": schema}
 
     def chat(self, messages: list[dict[str, str]], *, schema: dict | None = None,
@@ -127,7 +135,17 @@ class LlamaIndexModel:
             tool_text = json.dumps([{"name": c.name, "arguments": c.arguments} for c in calls])
             return Reply(text=text, tool_calls=calls, prompt_tokens=count_messages(messages),
                          completion_tokens=count_tokens(text + (tool_text if calls else "")))
-        response = self.llm.chat(chat_messages, **self._schema_kwargs(schema))
+        try:
+            response = self.llm.chat(chat_messages, **self._schema_kwargs(schema))
+        except Exception as exc:
+            # OpenAI-compatible servers disagree on how a schema is passed: OpenAI and vLLM take
+            # `json_schema`, llama.cpp's server only `json_object` + `schema` (and rejects the other
+            # with 400/422). Switch once per server and remember it.
+            if schema is None or self.schema_style != "openai" or getattr(exc, "status_code", None) not in (400, 422):
+                raise
+            self.schema_style = "openai_object"
+            _SCHEMA_STYLE[self._server_key()] = self.schema_style
+            response = self.llm.chat(chat_messages, **self._schema_kwargs(schema))
         text = response.message.content or ""
         return Reply(text=text, prompt_tokens=count_messages(messages), completion_tokens=count_tokens(text))
 

@@ -42,8 +42,9 @@ class OpenAIStandin(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, reject: bool = False):
+    def __init__(self, reject: bool = False, object_only: bool = False):
         self.reject = reject
+        self.object_only = object_only  # like llama.cpp's server: json_object + schema only
         self.bodies: list[dict] = []
         server = self
 
@@ -54,6 +55,14 @@ class OpenAIStandin(ThreadingHTTPServer):
             def do_POST(self):  # noqa: N802
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.bodies.append(body)
+                if server.object_only and body.get("response_format", {}).get("type") == "json_schema":
+                    data = b'{"detail": "response_format.type: Input should be text or json_object"}'
+                    self.send_response(422)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
                 if server.reject:
                     key = self.headers.get("Authorization", "").removeprefix("Bearer ")
                     data = json.dumps({"error": {"message": f"Incorrect API key provided: {key}",
@@ -161,6 +170,17 @@ def test_openai_backend_sends_a_json_schema_and_streams(engine):
     fmt = server.bodies[0]["response_format"]
     assert fmt["type"] == "json_schema" and fmt["json_schema"]["schema"]["properties"]["tool"]["enum"]
     assert "".join(pieces[:-1]).strip() == pieces[-1].answer.strip() == FINAL
+
+
+def test_openai_switches_to_json_object_for_servers_that_need_it(engine):
+    with OpenAIStandin(object_only=True) as server:
+        settings = settings_mod.load(openai_base_url=server.url)
+        first = _ask("openai", engine, settings, model="m")
+        second = _ask("openai", engine, settings, model="m")
+    formats = [b.get("response_format", {}).get("type") for b in server.bodies]
+    assert formats == ["json_schema", "json_object", None, "json_object", None]
+    assert server.bodies[1]["response_format"]["schema"]["required"][0] == "tool"
+    assert first.answer == second.answer == FINAL and first.llm_calls == 2
 
 
 def test_openai_key_never_appears_in_answers_notes_or_logs(engine, caplog):
