@@ -95,6 +95,7 @@ class Catalog:
     absent: dict[str, str] = field(default_factory=dict)
     _index: dict[str, list[_Entry]] = field(default_factory=dict, repr=False)
     _fuzzy_keys: list[str] = field(default_factory=list, repr=False)
+    _chip_keys: list[str] | None = field(default=None, repr=False)
 
     # --- construction ---------------------------------------------------------------------
     @classmethod
@@ -249,8 +250,10 @@ class Catalog:
         ("Gaudi 3") and chip-shaped model numbers no accelerator value contains ("H300")."""
         matches = self.resolve(text) if matches is None else matches
         covered = [m.span for m in matches]
-        chips = [compact(v) for col in ("accelerator_family", "accelerator", "system_name", "platform")
-                 for v in self.vocab.get(col, [])]
+        if self._chip_keys is None:
+            self._chip_keys = [compact(v) for col in ("accelerator_family", "accelerator", "system_name", "platform")
+                               for v in self.vocab.get(col, [])]
+        chips = self._chip_keys
         out: list[str] = []
         tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text.lower())]
         for size in (3, 2, 1):

@@ -53,7 +53,7 @@ def compact_rows(df: Any, limit: int = MAX_CITED_ROWS) -> list[dict[str, Any]]:
     cols = [c for c in ROW_FIELDS if c in df.columns]
     extra = [c for c in ("side",) if c in df.columns]
     out = []
-    for rec in df[cols + extra].head(limit).to_dict("records"):
+    for rec in df.head(limit)[cols + extra].to_dict("records"):
         row = {k: _clean(v) for k, v in rec.items()}
         if row.get("value") == row.get("result") and row.get("value_unit") == row.get("units"):
             row.pop("value", None)

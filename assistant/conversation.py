@@ -60,7 +60,7 @@ class Conversation:
     def last(self) -> Turn | None:
         """The last turn that ran a query (a failed or commentary turn does not reset the context)."""
         for turn in reversed(self.turns):
-            if turn.answer.query and turn.answer.status == "answered":
+            if turn.answer.query and "op" in turn.answer.query and turn.answer.status == "answered":
                 return turn
         return None
 

@@ -27,9 +27,7 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
 
     catalog = engine.catalog
     previous = conversation.last_state if conversation is not None else None
-    division = (settings or engine.settings).get("default_division", "closed") if settings or \
-        getattr(engine, "settings", None) else "closed"
-    parsed = parse(question, catalog, previous=previous, default_division=division or "closed")
+    parsed = parse(question, catalog, previous=previous)
 
     if parsed.status == "no_data":
         return _no_data(question, parsed.message, parsed.notes, {"parsed": parsed.state()})

@@ -172,8 +172,7 @@ def _explicit_filters(matches: list[Match]) -> dict[str, list[str]]:
 
 # --- the parser ---------------------------------------------------------------------------
 
-def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = None,
-          default_division: str = "closed") -> Parsed:
+def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = None) -> Parsed:
     """Question -> Parsed. `previous` is the `Parsed.state()` of the last turn, for follow-ups."""
     text = question.strip()
     lang = detect_language(text)
@@ -227,7 +226,7 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
             parsed.followup = True
             rounds = merged.pop("round", None) or []
             return _build(parsed, text, catalog, previous.get("intent") or "best", merged, rounds,
-                          default_division, metric=previous.get("metric") or "result",
+                          metric=previous.get("metric") or "result",
                           limit=previous.get("limit"), side_column=previous.get("side_column"),
                           count_column=previous.get("count_column"))
 
@@ -235,7 +234,7 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
     if known_rounds:
         parsed.explicit = dict(explicit, round=known_rounds)
     metric = "result_per_accelerator" if _PER_ACC.search(text) else "result"
-    return _build(parsed, text, catalog, intent, explicit, known_rounds, default_division, metric=metric)
+    return _build(parsed, text, catalog, intent, explicit, known_rounds, metric=metric)
 
 
 def _field_question(text: str, explicit: dict[str, list[str]]) -> str | None:
@@ -299,7 +298,7 @@ def _say(parsed: Parsed, en: str, sv: str) -> str:
 
 
 def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: dict[str, list[str]],
-           rounds: list[str], default_division: str, *, metric: str = "result", limit: int | None = None,
+           rounds: list[str], *, metric: str = "result", limit: int | None = None,
            side_column: str | None = None, count_column: str | None = None) -> Parsed:
     parsed.intent = intent
     explicit = {k: list(v) for k, v in explicit.items() if k != "round"}
