@@ -83,4 +83,8 @@ def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind
     where = {"kind": kind} if kind else None
     fetch = k * 4 if rounds else k
     hits = store.search(query, fetch, where=where)
-    return filter_rounds((to_passage(h) for h in hits), rounds, k)
+    found = filter_rounds((to_passage(h) for h in hits), rounds, k)
+    if rounds and len(found) < k and len(hits) >= fetch:  # the round's passages rank lower: look deeper once
+        hits = store.search(query, k * 25, where=where)
+        found = filter_rounds((to_passage(h) for h in hits), rounds, k)
+    return found

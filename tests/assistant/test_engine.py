@@ -145,6 +145,13 @@ def test_round_filter_prefers_matching_then_general_and_drops_other_rounds():
     assert [p.id for p in got] == ["doc3#0", "doc4#0", "doc2#0"]
 
 
+def test_round_filter_looks_deeper_when_the_first_fetch_is_short():
+    store = FakeStore([_hit(i, "v5.1") for i in range(10)] + [_hit(10, "v6.1")])
+    got = retrieval_search(store, "q", 2, rounds=["v6.1"])
+    assert [p.id for p in got] == ["doc10#0"]
+    assert [c[1] for c in store.calls] == [8, 50]
+
+
 def test_cards_kind_and_blank_queries():
     store = FakeStore([_hit(1, "", kind="card")])
     assert retrieval_search(store, "q", 1, kind="card")[0].kind == "card"
