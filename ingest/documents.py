@@ -11,8 +11,11 @@ PDF chunks never cross a page, so every passage can cite its page number.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
+import json
+import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -289,12 +292,41 @@ def document_chunks(doc: Document, chunk_tokens: int, chunk_overlap: int, url: s
     return chunks
 
 
+@lru_cache(maxsize=1)
+def _loader_version() -> str:
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+
+
+def load_document_cached(path: str | Path, sha256: str, cache_dir: str | Path | None) -> Document:
+    """`load_document`, remembered by content hash (and this module's code) in `cache_dir`.
+
+    PDF text extraction in layout mode is the slowest step of an ingest after embedding
+    (seconds per PDF), so a rebuild after one Markdown file changed should not redo it.
+    """
+    if cache_dir is None:
+        return load_document(path)
+    cached = Path(cache_dir) / f"{sha256}-{_loader_version()}.json"
+    if cached.is_file():
+        try:
+            return Document(**json.loads(cached.read_text(encoding="utf-8")))
+        except (ValueError, TypeError):
+            cached.unlink(missing_ok=True)
+    doc = load_document(path)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cached.with_name(cached.name + f".tmp-{os.getpid()}")
+    tmp.write_text(json.dumps(asdict(doc), ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, cached)
+    return doc
+
+
 def load_chunks(path: str | Path, chunk_tokens: int, chunk_overlap: int, url: str = "",
-                source: str = "", language: str = "") -> list[Chunk]:
+                source: str = "", language: str = "", sha256: str | None = None,
+                cache_dir: str | Path | None = None) -> list[Chunk]:
     """Load a document file and chunk it: what the pipeline calls for each commentary file.
 
     `url`, `source` and `language` are defaults from the sources file for documents that do
-    not name their own (PDFs have no front matter).
+    not name their own (PDFs have no front matter). With `sha256` and `cache_dir` the loaded
+    text is cached by content.
     """
-    return document_chunks(load_document(path), chunk_tokens, chunk_overlap, url=url, source=source,
-                           language=language)
+    doc = load_document_cached(path, sha256, cache_dir) if sha256 else load_document(path)
+    return document_chunks(doc, chunk_tokens, chunk_overlap, url=url, source=source, language=language)

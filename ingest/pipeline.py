@@ -126,14 +126,15 @@ def _read_tables(files: list[sources_mod.LocalFile], max_mb: int):
     return table
 
 
-def _read_documents(files: list[sources_mod.LocalFile], settings) -> tuple[list, int]:
+def _read_documents(files: list[sources_mod.LocalFile], settings, cache_dir: Path) -> tuple[list, int]:
     from ingest.documents import load_chunks
 
     chunks = []
     for f in files:
         try:
             chunks.extend(load_chunks(f.path, settings.chunk_tokens, settings.chunk_overlap, url=f.public_url,
-                                      source=f.source.publisher or f.source.name, language=f.source.language))
+                                      source=f.source.publisher or f.source.name, language=f.source.language,
+                                      sha256=f.sha256, cache_dir=cache_dir))
         except SourceError as exc:
             raise sources_mod.evict(f, exc) from None
     return chunks, len(files)
@@ -163,6 +164,7 @@ def run_ingest(settings, source: str | None = None, progress: bool = True, fresh
                               source_root=source_root, changed=changed, removed=removed,
                               embedder=settings.embedder, mode="server" if settings.chroma_url else "embedded")
         if manifest and manifest.get("fingerprint") == fp and not fresh:
+            store_mod.prune(root)  # leftovers of an ingest killed mid-way
             _fill_from_manifest(report, manifest)
             report.seconds = time.perf_counter() - started
             return report
@@ -196,7 +198,8 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
 
     table = _read_tables([f for f in files if f.source.kind == "results"], settings.max_source_mb)
     cards = list(build_cards(table))
-    doc_chunks, n_docs = _read_documents([f for f in files if f.source.kind == "commentary"], settings)
+    doc_chunks, n_docs = _read_documents([f for f in files if f.source.kind == "commentary"], settings,
+                                         root / store_mod.DOC_CACHE)
     chunks = doc_chunks + cards
     seen: set[str] = set()
     for chunk in chunks:

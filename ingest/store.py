@@ -5,6 +5,7 @@ Layout (docs/architecture.md "Store layout"):
     <store>/current -> gen-<timestamp>-<hash>/      (relative symlink, replaced with os.replace)
     <store>/gen-.../results.parquet  chroma/  manifest.json
     <store>/embeddings.sqlite                        (embedding cache, shared by generations)
+    <store>/documents-cache/                         (extracted document text by content hash)
     <store>/.ingest.lock                             (one ingest at a time)
 
 A generation is complete when its manifest.json exists: it is written last, and `current`
@@ -37,6 +38,7 @@ MANIFEST = "manifest.json"
 TABLE = "results.parquet"
 CHROMA_DIR = "chroma"
 EMBED_CACHE = "embeddings.sqlite"
+DOC_CACHE = "documents-cache"  # extracted document text by content hash (PDF extraction is slow)
 LOCK = ".ingest.lock"
 GEN_PREFIX = "gen-"
 KEEP_PREVIOUS = 1  # generations kept besides `current`, for readers that opened them before a swap

@@ -165,3 +165,21 @@ def test_the_real_commentary_corpus_loads(shared_data):
         assert chunks and all(c.metadata["url"].startswith("http") or c.metadata["url"] == "unknown" for c in chunks)
         languages[path.name] = chunks[0].metadata["language"]
     assert languages["v6.1_studio-global_analysis-sv.md"] == "sv"
+
+
+def test_extracted_text_is_cached_by_content_hash(tmp_path, monkeypatch):
+    import ingest.documents as documents
+
+    path = tmp_path / "v6.0_x.pdf"
+    path.write_bytes(tiny_pdf(["Cached page"]))
+    first = load_chunks(path, 350, 40, sha256="abc", cache_dir=tmp_path / "cache")
+    assert len(list((tmp_path / "cache").glob("abc-*.json"))) == 1
+
+    def no_reading(_path):
+        raise AssertionError("the cache should have answered")
+
+    monkeypatch.setattr(documents, "load_document", no_reading)
+    again = load_chunks(path, 350, 40, sha256="abc", cache_dir=tmp_path / "cache")
+    assert [(c.id, c.text, c.metadata) for c in again] == [(c.id, c.text, c.metadata) for c in first]
+    with pytest.raises(AssertionError):
+        load_chunks(path, 350, 40, sha256="other", cache_dir=tmp_path / "cache")  # new content: read again
