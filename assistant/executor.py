@@ -406,6 +406,38 @@ def _sort(df: pd.DataFrame, ascending: bool, plan: _Plan) -> pd.DataFrame:
     return df
 
 
+def empty_hints(table: pd.DataFrame, filters: Filters) -> list[str]:
+    """Why nothing matched: which single filter, dropped, would let rows through — so an answer
+    can say "MI355X has no results in v4.1; it has some in v5.1, v6.0, v6.1" instead of
+    just "no data"."""
+    named = [n for n in LIST_FIELDS if getattr(filters, n)] + \
+        [n for n in RANGE_FIELDS if getattr(filters, n) is not None] + \
+        (["has_power"] if filters.has_power is not None else [])
+    if len(named) < 2:
+        return []
+    hints: list[str] = []
+    for name in named:
+        relaxed = filters.model_copy(update={name: None})
+        mask, _ = _filter_mask(table, relaxed)
+        if not mask.any():
+            continue
+        wanted = getattr(filters, name)
+        shown = ", ".join(map(str, wanted)) if isinstance(wanted, list) else str(
+            wanted.model_dump(exclude_none=True) if hasattr(wanted, "model_dump") else wanted)
+        if name in table.columns and name in LIST_FIELDS:
+            present = table.loc[mask, name].dropna().astype(str).unique().tolist()
+            if name == "round" and "round_order" in table.columns:
+                order = table.loc[mask, ["round", "round_order"]].drop_duplicates().sort_values("round_order")
+                present = order["round"].astype(str).tolist()
+            else:
+                present = sorted(present)
+            listed = ", ".join(present[:8]) + (", ..." if len(present) > 8 else "")
+            hints.append(f"nothing with {name} {shown} under the other filters; they match {name} {listed}")
+        else:
+            hints.append(f"nothing with {name} {shown} under the other filters")
+    return hints[:3]
+
+
 def _cite(result: QueryResult) -> QueryResult:
     pairs: list[tuple[str, str]] = []
     frames = [result.rows] if result.rows is not None else []
@@ -688,6 +720,13 @@ def execute(spec: QuerySpec | dict[str, Any], table: pd.DataFrame, *, max_rows: 
     plan.check()
     if spec.op != "compare":
         notes.extend(semantics.describe_caveats(result.rows))
+    if result.rows.empty and spec.op in ("rows", "trend", "aggregate"):
+        notes.append("no rows match these filters")
+        notes.extend(empty_hints(table, result.spec.filters))
+    elif spec.op == "compare":
+        for i, side in enumerate(result.sides):
+            if side.empty:
+                notes.extend(f"side {i + 1}: {h}" for h in empty_hints(table, side.spec.filters))
     result.notes = _dedupe_notes(notes + result.notes)
     result.pandas = plan.text()
     return _cite(result)

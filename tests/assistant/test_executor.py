@@ -208,6 +208,15 @@ def test_empty_match_is_flagged_not_an_error():
     assert any("no rows match" in n for n in res.notes)
 
 
+def test_empty_match_says_which_filter_emptied_it():
+    df = table(row(round="v6.0", round_order=600, accelerator_family="B"),
+               row(round="v6.1", round_order=601, accelerator_family="B"),
+               row(round="v5.1", round_order=501, accelerator_family="A"))
+    res = run(df, filters={"round": ["v5.1"], "accelerator_family": ["B"]})
+    assert res.empty
+    assert any("round v5.1" in n and "match round v6.0, v6.1" in n for n in res.notes)
+
+
 # --- validation -----------------------------------------------------------------------------
 
 def test_values_are_matched_to_the_real_table_values():
