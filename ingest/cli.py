@@ -61,7 +61,7 @@ def run_ingest(args: argparse.Namespace, settings) -> int:
         print(f"resultsqa ingest: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (OSError, ValueError) as exc:  # e.g. unreachable Chroma server, unwritable store folder
-        print(f"resultsqa ingest: {exc.__class__.__name__}: {exc}".splitlines()[0], file=sys.stderr)
+        print(f"resultsqa ingest: {exc}".splitlines()[0], file=sys.stderr)
         return EXIT_BAD_INPUT
     print(json.dumps(report.to_dict(), indent=2) if args.json else _summary(report))
     return 0

@@ -151,8 +151,12 @@ def run_ingest(settings, source: str | None = None, progress: bool = True, fresh
     """Ingest the sources into a new store generation, or report "unchanged" if nothing changed."""
     from ingest.settings import setup_offline_env
 
+    from ingest.embed import EMBEDDERS
+
     setup_offline_env()
     started = time.perf_counter()
+    if settings.embedder not in EMBEDDERS:  # before minutes of reading, not after
+        raise ValueError(f"unknown embedder {settings.embedder!r}; choose one of: {', '.join(EMBEDDERS)}")
     root = store_mod.store_root(settings)
     with store_mod.ingest_lock(root):
         source_root, _, files = sources_mod.gather(settings, source, progress=progress)
@@ -196,6 +200,8 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
     from ingest.cards import build_cards
     from ingest.embed import EmbeddingCache, embed_passages, get_embedder
 
+    if settings.chroma_url:
+        store_mod.http_client(settings.chroma_url).heartbeat()  # fail now, not after the slow part
     table = _read_tables([f for f in files if f.source.kind == "results"], settings.max_source_mb)
     cards = list(build_cards(table))
     doc_chunks, n_docs = _read_documents([f for f in files if f.source.kind == "commentary"], settings,

@@ -118,8 +118,11 @@ def http_client(url: str):
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
         raise ValueError(f"chroma_url must be an http(s) URL, got {url!r}")
     port = parsed.port or (443 if parsed.scheme == "https" else 8000)
-    return chromadb.HttpClient(host=parsed.hostname, port=port, ssl=parsed.scheme == "https",
-                               settings=_chroma_settings())
+    try:
+        return chromadb.HttpClient(host=parsed.hostname, port=port, ssl=parsed.scheme == "https",
+                                   settings=_chroma_settings())
+    except ValueError as exc:  # chromadb's way of saying the server did not answer
+        raise ConnectionError(f"Chroma server at {url} is not reachable (setting chroma_url): {exc}") from None
 
 
 def chroma_client(gen: Path, chroma_url: str | None):

