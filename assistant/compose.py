@@ -241,8 +241,7 @@ def _compose_aggregate(question: str, result: Any, parsed: Any) -> Answer:
     lang = getattr(parsed, "language", "en")
     spec = result.spec
     rows = compact_rows(result.rows)
-    filters = spec.filters.model_dump(exclude_none=True)
-    scope = ", ".join(f"{', '.join(map(str, v))}" for k, v in filters.items() if isinstance(v, list) and v)
+    scope = _scope_text(spec.filters, lang)
     what = _count_noun(spec, lang)
     cited_note = []
     if len(result.rows) > len(rows):
@@ -287,6 +286,16 @@ def _compose_aggregate(question: str, result: Any, parsed: Any) -> Answer:
              "unit": what, "lower_is_better": False}
     return _answer(question, text, values=values, rows=rows, citations=row_citations(rows), chart=chart,
                    query=_query(result), notes=cited_note)
+
+
+def _scope_text(filters: Any, lang: str) -> str:
+    """`v6.1 (submitter NVIDIA)` — the filters a count ran under, in words."""
+    data = {k: v for k, v in filters.model_dump(exclude_none=True).items() if isinstance(v, list) and v}
+    rounds = ", ".join(data.pop("round", []))
+    rest = "; ".join(f"{k.replace('_', ' ')} {', '.join(map(str, v))}" for k, v in data.items())
+    if rounds and rest:
+        return f"{rounds} ({rest})"
+    return rounds or rest
 
 
 def _round_key(label: str) -> tuple[int, ...]:

@@ -42,6 +42,8 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
         result = engine.execute(spec)
     except SpecError as exc:
         return _spec_error(question, exc, parsed)
+    if result.empty and parsed.round_defaulted and spec.op == "rows":
+        result = _earlier_round(engine, spec, parsed) or result
     answer = compose.compose(question, result, parsed)
     if parsed.needs_commentary and answer.status == "answered":
         passages = _passages(question, engine, spec.filters.round)
@@ -51,6 +53,23 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
             answer.citations += extra.citations
             answer.answer += " " + extra.answer
     return answer
+
+
+def _earlier_round(engine: Any, spec: Any, parsed: Any) -> Any:
+    """No round was named and the latest round has no match: the latest earlier round that has
+    one answers instead (and says so) — "Blackwell Ultra on Llama 2 70B Interactive" is v6.0."""
+    tried = set(spec.filters.round or [])
+    for rnd in reversed(engine.catalog.rounds_with(spec.filters.benchmark or [])):
+        if rnd in tried:
+            continue
+        result = engine.execute(spec.model_copy(update={"filters": spec.filters.model_copy(update={"round": [rnd]})}))
+        if not result.empty:
+            parsed.notes = [n for n in parsed.notes if "latest round" not in n and "senaste rundan" not in n]
+            parsed.notes.append(f"No matching result in {', '.join(sorted(tried))}; the latest round with one is {rnd}."
+                                if parsed.language != "sv" else
+                                f"Inget matchande resultat i {', '.join(sorted(tried))}; senaste rundan med ett är {rnd}.")
+            return result
+    return None
 
 
 def _passages(question: str, engine: Any, rounds: list[str] | None) -> list:

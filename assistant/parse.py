@@ -65,6 +65,7 @@ _WORST = _rx(r"\bworst\b", r"\bslowest\b", r"\blowest\b", r"\bsämst", r"\blång
 _PER_ACC = _rx(r"\bper[- ](accelerator|gpu|chip|card|device)\b", r"\bper-accelerator\b", r"\bnormali[sz]ed\b",
                r"\bper accelerator\b", r"\bper acceleratorkort\b", r"\bper kort\b")
 _SUBMITTER_CTX = _rx(r"\b(by|from|submitted|submitter|submission|av|inskickat|inskickade)\s+$", r"^'s\b", r"^’s\b")
+_SUBMIT_WORDS = _rx(r"\bsubmi(t|ts|tted|tting|ssions?)\b", r"\bskicka(de|t)?\b", r"\binskick")
 _VENDOR_CTX = _rx(r"^\s*(gpus?|chips?|accelerators?|hardware|silicon|acceleratorer|kort|processors?)\b")
 _FOLLOW = _rx(r"^\s*(and|what about|how about|same|now|then|och|hur är det med|vad sägs om|samma|men)\b",
               r"^\s*(in|for|on|i|för|på)\b.{0,40}\?\s*$")
@@ -113,6 +114,7 @@ class Parsed:
     explicit: dict[str, list[str]] = dc_field(default_factory=dict)  # filters the user named (for follow-ups)
     side_column: str | None = None  # compare: the column whose values are the sides
     count_column: str | None = None
+    round_defaulted: bool = False  # no round named: the latest round with the benchmark was assumed
 
     def state(self) -> dict[str, Any]:
         """What a follow-up needs from this turn (stored inside Answer.query["parsed"])."""
@@ -147,7 +149,7 @@ def _choose(matches: list[Match], text: str) -> list[Match]:
         cols = {m.column: m for m in group}
         before, after = text[: span[0]], text[span[1]:]
         if "submitter" in cols and "accelerator_vendor" in cols:
-            if _SUBMITTER_CTX.search(before[-20:]) or re.match(r"^['’]s\b", after):
+            if _SUBMITTER_CTX.search(before[-20:]) or re.match(r"^['’]s\b", after) or _SUBMIT_WORDS.search(text):
                 chosen.append(cols["submitter"])
             elif _VENDOR_CTX.search(after):
                 chosen.append(cols["accelerator_vendor"])
@@ -346,6 +348,7 @@ def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: d
                                   "Det benchmarket har inga resultat i datan.")
             return parsed
         use_rounds = having[-1:]
+        parsed.round_defaulted = True
         parsed.notes.append(_say(parsed, f"No round named: using the latest round with this benchmark, "
                                  f"{use_rounds[0]}.", f"Ingen runda angiven: senaste rundan med detta "
                                  f"benchmark används, {use_rounds[0]}."))
@@ -471,7 +474,7 @@ def _two_mentions(parsed: Parsed) -> bool:
 
 def _count(parsed: Parsed, text: str, catalog: Catalog, explicit: dict[str, list[str]], rounds: list[str],
            count_column: str | None) -> Parsed:
-    target = count_column or next((col for rx, col in _COUNT_TARGETS if rx.search(text)), None)
+    target = count_column or _count_target(text)
     parsed.count_column = target
     group = None if rounds else ["round"]
     filters = _filters(explicit, rounds)
@@ -486,6 +489,24 @@ def _count(parsed: Parsed, text: str, catalog: Catalog, explicit: dict[str, list
         parsed.notes.append(_say(parsed, "No round named: counted per round.",
                                  "Ingen runda angiven: räknat per runda."))
     return parsed
+
+
+_COUNTED = re.compile(r"\b(?:how many|hur många|number of|antal(?:et)?(?: av)?)\s+((?:\S+\s+){0,2}\S+)", re.I)
+
+
+def _count_target(text: str) -> str | None:
+    """What "how many X" counts: the words right after "how many" decide ("how many results are
+    on NVIDIA GPUs" counts results), then the rest of the question."""
+    m = _COUNTED.search(text)
+    if m:
+        head = m.group(1)
+        if re.search(r"\b(results?|resultat|rows|rader|submissions?)\b", head, re.I) and not re.search(
+                r"\b(submitters?|inskickare|systems?|benchmarks?)\b", head.split()[0], re.I):
+            return None
+        hit = next((col for rx, col in _COUNT_TARGETS if rx.search(head)), None)
+        if hit:
+            return hit
+    return next((col for rx, col in _COUNT_TARGETS if rx.search(text)), None)
 
 
 def _list(parsed: Parsed, text: str, catalog: Catalog, explicit: dict[str, list[str]], rounds: list[str],
