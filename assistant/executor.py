@@ -25,6 +25,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from assistant import semantics
@@ -259,31 +260,75 @@ def _float(series: pd.Series) -> pd.Series:
     return pd.to_numeric(series, errors="coerce").astype("float64")
 
 
+class _Columns:
+    """Per-table cache of `column == value` masks and numeric columns as numpy arrays.
+
+    Filters repeat across questions (v6.1, Offline, closed...), and `isin` on Arrow strings
+    costs milliseconds per column; a cached mask costs microseconds. The table of a store
+    generation is never modified in place, which is what makes caching by object safe.
+    """
+
+    _cache: dict[int, tuple[weakref.ref, "_Columns"]] = {}
+
+    def __init__(self, table: pd.DataFrame):
+        self.table = weakref.ref(table)
+        self.eq: dict[tuple[str, str], np.ndarray] = {}
+        self.num: dict[str, np.ndarray] = {}
+
+    @classmethod
+    def of(cls, table: pd.DataFrame) -> "_Columns":
+        hit = cls._cache.get(id(table))
+        if hit is not None and hit[0]() is table:
+            return hit[1]
+        for stale in [k for k, (ref, _) in cls._cache.items() if ref() is None]:
+            del cls._cache[stale]
+        cols = cls(table)
+        cls._cache[id(table)] = (weakref.ref(table), cols)
+        return cols
+
+    def isin(self, name: str, values: list[str]) -> np.ndarray:
+        table = self.table()
+        out = np.zeros(len(table), dtype=bool)
+        for v in values:
+            key = (name, v)
+            if key not in self.eq:
+                self.eq[key] = (table[name] == v).fillna(False).to_numpy(dtype=bool)
+            out |= self.eq[key]
+        return out
+
+    def numbers(self, name: str) -> np.ndarray:
+        if name not in self.num:
+            self.num[name] = _float(self.table()[name]).to_numpy(dtype="float64")
+        return self.num[name]
+
+
 def _filter_mask(df: pd.DataFrame, filters: Filters, var: str = "df") -> tuple[pd.Series, list[str]]:
     """One boolean mask for every filter (one row take instead of one per filter), plus the
     equivalent pandas expressions for display."""
-    mask = pd.Series(True, index=df.index)
+    cols = _Columns.of(df)
+    mask = np.ones(len(df), dtype=bool)
     parts: list[str] = []
     for name in LIST_FIELDS:
         values = getattr(filters, name)
         if values:
-            mask &= df[name].isin(values).fillna(False).astype(bool)
+            mask &= cols.isin(name, list(values))
             parts.append(f"{var}[{name!r}].isin({list(values)!r})")
     for name in RANGE_FIELDS:
         rng: Range | None = getattr(filters, name)
         if rng is None:
             continue
-        col = _float(df[name])
-        if rng.min is not None:
-            mask &= (col >= rng.min).fillna(False)
-            parts.append(f"({var}[{name!r}] >= {rng.min!r})")
-        if rng.max is not None:
-            mask &= (col <= rng.max).fillna(False)
-            parts.append(f"({var}[{name!r}] <= {rng.max!r})")
+        col = cols.numbers(name)
+        with np.errstate(invalid="ignore"):
+            if rng.min is not None:
+                mask &= col >= rng.min
+                parts.append(f"({var}[{name!r}] >= {rng.min!r})")
+            if rng.max is not None:
+                mask &= col <= rng.max
+                parts.append(f"({var}[{name!r}] <= {rng.max!r})")
     if filters.has_power is not None and "has_power" in df.columns:
-        mask &= df["has_power"].fillna(False).astype(bool) == filters.has_power
+        mask &= df["has_power"].fillna(False).astype(bool).to_numpy() == filters.has_power
         parts.append(f"({var}['has_power'] == {filters.has_power!r})")
-    return mask, parts
+    return pd.Series(mask, index=df.index), parts
 
 
 # The columns ranking needs. Ranking works on these only and takes the full rows at the end:
@@ -400,8 +445,8 @@ def _ascending(order: str, lower_is_better: bool) -> bool:
 
 
 def _sort(df: pd.DataFrame, ascending: bool, plan: _Plan) -> pd.DataFrame:
-    keys = ["value"] + [c for c in ("round", "result_id", "result_url") if c in df.columns]
-    df = df.sort_values(keys, ascending=[ascending] + [True] * (len(keys) - 1), kind="mergesort")
+    # Stable sort: ties keep table order, so the same question always cites the same rows.
+    df = df.sort_values("value", ascending=ascending, kind="mergesort")
     plan.add(f"df = df.sort_values('value', ascending={ascending})")
     return df
 
