@@ -23,6 +23,7 @@ _TITLES = {
     "accelerator_family": "Accelerator", "accelerator_vendor": "Chip vendor", "division": "Division",
 }
 _BEST = "#1f6fb4"
+VALUE_FORMAT = ",.7~r"  # 1,136,100 and 1,466.008: thousands separators, no exponent
 _REST = "#9cc3e6"
 
 
@@ -109,7 +110,7 @@ def build_chart(answer: Any):
     y_title = value_axis_title(_unit(spec, answer), lower, bool(spec.get("derived")))
     x_title = _category_title(spec, kind)
     title = str(spec.get("title") or "")
-    tooltip = [alt.Tooltip("label:N", title=x_title or "Name"), alt.Tooltip("value:Q", title=y_title, format=",.6~g")]
+    tooltip = [alt.Tooltip("label:N", title=x_title or "Name"), alt.Tooltip("value:Q", title=y_title, format=VALUE_FORMAT)]
 
     if kind == "line":
         order = list(df.sort_values("order")["label"].drop_duplicates()) if "order" in df.columns else \
@@ -124,7 +125,7 @@ def build_chart(answer: Any):
         line = alt.Chart(df).mark_line(strokeWidth=3, color=_BEST).encode(**enc)
         points = alt.Chart(df).mark_circle(size=90, color=_BEST).encode(**enc)
         labels = alt.Chart(df).mark_text(dy=-14, color="#333").encode(
-            x=enc["x"], y=enc["y"], text=alt.Text("value:Q", format=",.4~s"))
+            x=enc["x"], y=enc["y"], text=alt.Text("value:Q", format=VALUE_FORMAT))
         return (line + points + labels).properties(title=title, height=320)
 
     # Bars run sideways so long system names stay readable; best first (at the top).
@@ -133,9 +134,11 @@ def build_chart(answer: Any):
         df = df.sort_values("value", ascending=lower, kind="stable").drop_duplicates("label").head(_MAX_BARS)
     order = list(dict.fromkeys(df["label"]))
     best = order[0]
+    # Room right of the longest bar for its value label.
+    domain = [0, float(df["value"].max()) * 1.2 or 1.0]
     enc = dict(
         y=alt.Y("label:N", title=x_title, sort=order, axis=alt.Axis(labelLimit=360, labelFontSize=12)),
-        x=alt.X("value:Q", title=y_title, axis=alt.Axis(format="~s")),
+        x=alt.X("value:Q", title=y_title, axis=alt.Axis(format="~s"), scale=alt.Scale(domain=domain, nice=False)),
         tooltip=tooltip,
     )
     if "series" in df.columns:
@@ -148,7 +151,12 @@ def build_chart(answer: Any):
     bars = alt.Chart(df).mark_bar(cornerRadiusEnd=3).encode(**enc)
     text_enc = {k: v for k, v in enc.items() if k in {"y", "x", "yOffset"}}
     labels = alt.Chart(df).mark_text(align="left", dx=4, color="#333").encode(
-        text=alt.Text("value:Q", format=",.6~g"), **text_enc)
+        text=alt.Text("value:Q", format=VALUE_FORMAT), **text_enc)
     per_label = df["series"].nunique() if "series" in df.columns else 1
     height = max(90, 30 * per_label * len(order) + 20)
     return (bars + labels).properties(title=title, height=height)
+
+
+def chart_height(chart) -> int:
+    """The element height for Streamlit: the plot height plus room for title, axis and legend."""
+    return int(getattr(chart, "height", 300) or 300) + 110

@@ -14,11 +14,11 @@ from typing import Any
 
 import streamlit as st
 
-from ui.charts import build_chart
+from ui.charts import build_chart, chart_height
 
 # Row columns shown in the table, in this order (the rest stay in the CSV download).
-ROW_COLUMNS = ["result_id", "round", "submitter", "system_name", "benchmark", "scenario", "result", "units",
-               "number_of_nodes", "total_accelerators", "accelerator", "division", "availability", "result_url"]
+ROW_COLUMNS = ["result_id", "submitter", "system_name", "result", "units", "number_of_nodes", "total_accelerators",
+               "accelerator", "benchmark", "scenario", "round", "division", "availability", "result_url"]
 _MAX_SOURCE_LINKS = 8
 
 
@@ -30,7 +30,16 @@ def answer_body(answer: Any, placeholder: Any = None) -> None:
     elif answer.status == "no_data":
         target.warning(answer.answer, icon=":material/search_off:")
     else:
-        target.markdown(answer.answer)
+        target.markdown(linked(answer))
+
+
+def linked(answer: Any) -> str:
+    """The answer text with each cited `[result id]` turned into a link to its result page."""
+    text = answer.answer
+    for c in answer.citations:
+        if c.kind == "row" and c.url and f"[{c.id}]" in text:
+            text = text.replace(f"[{c.id}]", f"[[{c.id}]]({c.url})")
+    return text
 
 
 def sources_line(answer: Any) -> str | None:
@@ -52,6 +61,12 @@ def sources_line(answer: Any) -> str | None:
     return f":material/link: Sources: {text}"
 
 
+def compact_json(query: dict[str, Any]) -> str:
+    """The spec one key per line: short enough to read at a glance, still valid JSON."""
+    lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in query.items()]
+    return "{\n" + ",\n".join(lines) + "\n}"
+
+
 def rows_frame(answer: Any):
     import pandas as pd
 
@@ -70,14 +85,14 @@ def permalink(question: str) -> str:
 
 def answer_extras(answer: Any, key: str) -> None:
     """Everything under the answer text: notes, sources, chart, actions and the details expander."""
-    for note in answer.notes:
-        st.caption(f":material/info: {note}")
+    if answer.notes:
+        st.caption(":material/info: " + " · ".join(answer.notes))
     sources = sources_line(answer)
     if sources:
         st.caption(sources)
     chart = build_chart(answer) if answer.status == "answered" else None
     if chart is not None:
-        st.altair_chart(chart, width="stretch")
+        st.altair_chart(chart, width="stretch", height=chart_height(chart))
 
     if answer.rows or answer.question:
         left, right, _ = st.columns([1, 1, 3])
@@ -98,12 +113,16 @@ def details(answer: Any) -> None:
     """The inside of "How this was computed": query, rows, passages, backend and cost."""
     query = dict(answer.query or {})
     pandas_code = query.pop("pandas", None)
+    parsed = query.pop("parsed", None)
     if query:
         st.markdown("**The query that was run** (filled in by the assistant, checked and run by our code)")
-        st.code(json.dumps(query, indent=2, ensure_ascii=False), language="json")
+        st.code(compact_json(query), language="json", wrap_lines=True)
+    if parsed:
+        st.caption("How the question was read")
+        st.json(parsed, expanded=False)
     if pandas_code:
         st.markdown("**The same query as pandas code**")
-        st.code(pandas_code, language="python")
+        st.code(pandas_code, language="python", wrap_lines=True)
     if answer.rows:
         st.markdown(f"**Rows used** ({len(answer.rows)}) — each links to its official MLPerf result page")
         df = rows_frame(answer)
@@ -113,7 +132,10 @@ def details(answer: Any) -> None:
             column_config={
                 "result_url": st.column_config.LinkColumn("Result page", display_text="open"),
                 "result_id": st.column_config.TextColumn("Result id"),
-                "result": st.column_config.NumberColumn("Result", format="%.6g"),
+                "result": st.column_config.NumberColumn("Result", format="localized"),
+                "system_name": st.column_config.TextColumn("System", width="large"),
+                "number_of_nodes": st.column_config.NumberColumn("Nodes"),
+                "total_accelerators": st.column_config.NumberColumn("Accelerators"),
             },
         )
     if answer.values:
