@@ -134,8 +134,9 @@ def embed_passages(embedder: Embedder, texts: list[str], cache: EmbeddingCache |
     """Vectors for `texts` in order, embedding only what the cache lacks. Returns (vectors, newly embedded)."""
     keys = [text_key(t) for t in texts]
     known = cache.get_many(embedder.name, keys) if cache else {}
-    missing = list(dict.fromkeys(k for k in keys if k not in known))
     by_key = {k: t for k, t in zip(keys, texts)}
+    # Similar lengths in one batch: less padding for a batched transformer.
+    missing = sorted(dict.fromkeys(k for k in keys if k not in known), key=lambda k: len(by_key[k]))
     if missing:
         from tqdm import tqdm
 

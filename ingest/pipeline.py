@@ -204,8 +204,9 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
         store_mod.http_client(settings.chroma_url).heartbeat()  # fail now, not after the slow part
     table = _read_tables([f for f in files if f.source.kind == "results"], settings.max_source_mb)
     cards = list(build_cards(table))
+    work = Path(settings.work_cache).expanduser() if settings.get("work_cache") else root
     doc_chunks, n_docs = _read_documents([f for f in files if f.source.kind == "commentary"], settings,
-                                         root / store_mod.DOC_CACHE)
+                                         work / store_mod.DOC_CACHE)
     chunks = doc_chunks + cards
     seen: set[str] = set()
     for chunk in chunks:
@@ -235,7 +236,7 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
     gen = store_mod.new_generation(root, fp)
     try:
         store_mod.write_table(gen, table)
-        cache = EmbeddingCache(root / store_mod.EMBED_CACHE)
+        cache = EmbeddingCache(work / store_mod.EMBED_CACHE)
         try:
             vectors, new = embed_passages(embedder, [embedding_text(c) for c in chunks], cache, progress=progress)
         finally:

@@ -62,6 +62,9 @@ SETTINGS: list[Setting] = [
     Setting("chunk_tokens", 350, "Target chunk size in tiktoken tokens for commentary.", int),
     Setting("chunk_overlap", 40, "Token overlap between neighbouring chunks.", int),
     Setting("max_source_mb", 100, "Refuse any single source file larger than this many MB.", int),
+    Setting("work_cache", None,
+            "Folder of ingest's embedding and extracted-text caches (reusable across stores); unset = the store folder.",
+            _opt_str),
     # --- query engine ---------------------------------------------------------------
     Setting("max_rows", 1000, "Row cap on any query result (datasette-style).", int),
     Setting("query_timeout_ms", 2000, "Time box for one query execution, in milliseconds.", int),

@@ -60,7 +60,9 @@ def store_settings(tmp_path_factory, shared_data):
     from ingest.pipeline import run_ingest
 
     root = tmp_path_factory.mktemp("store")
-    settings = settings_mod.load(store=str(root / "store"), cache=str(root / "cache"), data=str(shared_data))
+    # work_cache: embeddings and PDF text survive between test sessions (the first one pays, ~minutes on 2 cores)
+    settings = settings_mod.load(store=str(root / "store"), cache=str(root / "cache"), data=str(shared_data),
+                                 work_cache=str(PROJECT / "data" / "cache" / "test-ingest-work"))
     run_ingest(settings, progress=False)
     return settings
 

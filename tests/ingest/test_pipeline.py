@@ -189,3 +189,13 @@ def test_warm_ingest_of_the_default_data_is_unchanged(store_settings):
     report = run_ingest(store_settings, progress=False)
     assert report.status == "unchanged" and report.rows == 3397
     print(f"warm ingest: {report.seconds:.2f} s")
+
+
+def test_a_shared_work_cache_serves_a_second_store(tmp_path):
+    work = tmp_path / "work"
+    first = run_ingest(mirror_settings(tmp_path / "one", work_cache=str(work)), progress=False)
+    second = run_ingest(mirror_settings(tmp_path / "two", work_cache=str(work)), progress=False)
+    assert first.embedded_new > 0 and second.embedded_new == 0
+    assert second.embedded_cached == first.embedded_new + first.embedded_cached
+    assert (work / "embeddings.sqlite").is_file() and list((work / "documents-cache").glob("*.json"))
+    assert not (tmp_path / "two" / "store" / "embeddings.sqlite").exists()
