@@ -143,6 +143,11 @@ class Catalog:
                 self._add(value, col, [value])
                 if "_" in value:  # Dell_MangoBoost -> "dell mangoboost"
                     self._add(value.replace("_", " "), col, [value])
+        # Heterogeneous systems ("NVIDIA+AMD") count for each of their chip vendors.
+        vendors = self.vocab.get("accelerator_vendor", [])
+        for value in vendors:
+            if "+" not in value:
+                self._add(value, "accelerator_vendor", [value] + [v for v in vendors if value in v.split("+")])
         # Benchmark accuracy variants: "llama2-70b" -> every llama2-70b-99 / -99.9 key.
         for bench in self.vocab.get("benchmark", []):
             base = re.sub(r"-99(?:\.9)?$", "", bench)

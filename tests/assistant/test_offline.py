@@ -155,3 +155,18 @@ def test_commentary_is_extractive_with_sources(results_table):
     assert a.status == "answered" and a.passages[0].id == "doc.md#0"
     assert [c.kind for c in a.citations] == ["doc"] and a.citations[0].url == "https://example.org/a"
     assert "NVIDIA swept every benchmark" in a.answer and not a.values
+
+
+def test_counts_by_submitter_vendor_and_systems(engine):
+    # By hand from the v6.1 CSV: 45 rows with submitter NVIDIA; 343 rows whose accelerator names
+    # an NVIDIA chip (335 NVIDIA-only + 8 Cisco H200 + MI350X rows); 95 distinct platforms.
+    assert ask(engine, "How many results did NVIDIA submit in v6.1?").values[0].value == 45.0
+    assert ask(engine, "How many results are on NVIDIA GPUs in v6.1?").values[0].value == 343.0
+    assert ask(engine, "How many systems were submitted in v6.1?").values[0].value == 95.0
+
+
+def test_no_round_named_falls_back_to_the_latest_round_with_a_match(engine):
+    # v6.1 has no B300/GB300 llama2-70b Interactive rows; v6.0 has (checked in the all-rounds CSV).
+    a = ask(engine, "Best Blackwell Ultra result on Llama 2 70B Interactive")
+    assert a.status == "answered" and a.rows[0]["round"] == "v6.0"
+    assert a.rows[0]["accelerator_family"] in {"B300", "GB300"} and any("v6.0" in n for n in a.notes)
