@@ -273,6 +273,9 @@ def _compose_aggregate(question: str, result: Any, parsed: Any) -> Answer:
     if spec.group_by and spec.aggregate == "count" and spec.column is None and keys != ["round"]:
         # A list question: "which benchmarks are in v6.1" -> the names, with their row counts.
         names = sorted(label_of(r) for r in records)
+        if keys[0] in ("accelerator_family", "accelerator_vendor", "accelerator"):
+            names = [("none (CPU only)" if lang != "sv" else "none (endast CPU)") if n in ("none", "N/A") else n
+                     for n in names]
         where = f" in {scope}" if scope else ""
         text = (f"{len(names)} {_plural(keys[0], lang)}{where}: " if lang != "sv" else
                 f"{len(names)} {_plural(keys[0], lang)}{' i ' + scope if scope else ''}: ") + ", ".join(names) + "."

@@ -322,6 +322,10 @@ def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: d
 
     # Ranking-shaped intents: best / worst / top / lookup / compare / trend.
     benchmarks = explicit.get("benchmark") or []
+    if not benchmarks and intent == "lookup":
+        # "What did Crusoe submit in v6.1?": the benchmarks it has results on, with row counts.
+        parsed.intent = "list"
+        return _list(parsed, text, catalog, explicit, rounds, "benchmark")
     if not benchmarks:
         parsed.status = "no_data"
         parsed.message = _say(parsed, "Which benchmark? Results are only comparable within one benchmark, "
