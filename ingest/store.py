@@ -251,5 +251,7 @@ def open_store(settings) -> Store:
     url = settings.chroma_url or manifest_url
     key = (str(root), str(gen), url)
     if key not in _open:
+        for stale in [k for k in _open if k[0] == key[0]]:  # a long-running server keeps one per store
+            del _open[stale]
         _open[key] = Store(root=root, path=gen, manifest=read_manifest(gen), chroma_url=url)
     return _open[key]
