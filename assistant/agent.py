@@ -195,13 +195,12 @@ class NumberGuard:
 
 # --- helpers over the other modules -----------------------------------------------------------
 
-def _parse(question: str, engine: Any, conversation: Any, settings: Any) -> Any:
+def _parse(question: str, engine: Any, conversation: Any) -> Any:
     """The offline parser's reading, with the previous turn's state for follow-ups."""
     from assistant.parse import parse
 
     previous = conversation.last_state if conversation is not None else None
-    return parse(question, engine.catalog, previous=previous,
-                 default_division=settings.get("default_division") or "closed")
+    return parse(question, engine.catalog, previous=previous)
 
 
 def _offline_answer(question: str, engine: Any, conversation: Any, settings: Any, scope: dict | None) -> Answer:
@@ -406,7 +405,7 @@ class Agent:
         notes: list[str] = []
         toolbox = Toolbox(self.engine, settings=self.settings, policies=self.policies, scope=scope,
                           max_calls=int(self.settings.max_tool_calls))
-        parsed = _parse(question, self.engine, conversation, self.settings)
+        parsed = _parse(question, self.engine, conversation)
         if parsed.status == "no_data" or parsed.intent == "field":
             # The parser already knows the data cannot answer, or the answer is a field of the
             # previous rows: a model has nothing to add, so spend no call on it.
@@ -421,8 +420,8 @@ class Agent:
                                                                       scope, notes)
                 messages = None
             else:
-                results, deterministic, table_text, messages = self._schema_plan(question, parsed, toolbox, conversation,
-                                                                     scope, notes)
+                results, deterministic, table_text, messages = self._schema_plan(question, parsed, toolbox,
+                                                                                 conversation, scope, notes)
                 final_text = None
         except Exception as exc:  # noqa: BLE001 - any model failure must become an answer
             if is_unreachable(exc):
@@ -491,7 +490,7 @@ class Agent:
     # --- schema path --------------------------------------------------------------------------
 
     def _schema_plan(self, question: str, parsed: Any, toolbox: Toolbox, conversation: Any, scope: dict | None,
-                     notes: list[str]) -> tuple[list[ToolResult], Answer, str, list[dict[str, str]]]:
+                     notes: list[str]) -> tuple[list[ToolResult], Answer, str, list[dict[str, str]] | None]:
         hint = _hint(parsed)
         entities = _entities_text(parsed)
         user = f"Question: {question}\nParser reading: {json.dumps(hint, ensure_ascii=False)}"
@@ -534,6 +533,10 @@ class Agent:
         else:
             deterministic = _offline_answer(question, self.engine, conversation, self.settings, scope)
 
+        if not any(r.ok and (r.name != "search_commentary" or r.passages) for r in results):
+            # Nothing for the model to word: the deterministic answer says what is (not) there.
+            notes.append("No tool returned anything to answer from; showing the deterministic answer.")
+            return results, deterministic, table_text, None
         language = LANGUAGES.get(getattr(parsed, "language", None) or "en", "English")
         parts = [f"Question: {question}", "TOOL RESULTS:"]
         for r in results:

@@ -304,3 +304,11 @@ def test_number_guard_holds_back_an_unfinished_number():
     assert guard.feed("100.47 tokens") == "1,136,100.47 tokens"
     assert guard.feed(" or 12") == " or "
     assert guard.feed("3 more.") == "" and guard.bad == ["123"]
+
+
+def test_nothing_to_answer_from_costs_no_wording_call(engine, settings):
+    agent, llm = _agent(engine, settings, [_route(tool="search_commentary", round=None, benchmark=None,
+                                                  scenario=None), "It is sunny."])
+    answer = agent.answer("Tell me a joke")
+    assert answer.llm_calls == 1 and llm.remaining == 1
+    assert "sunny" not in answer.answer and answer.answer == _offline(engine, settings, "Tell me a joke").answer
