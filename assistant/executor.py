@@ -37,7 +37,6 @@ DEDUPE_KEY = ["round", "platform", "benchmark", "scenario"]
 LIST_FIELDS = [name for name, f in Filters.model_fields.items() if name not in
                {"number_of_nodes", "total_accelerators", "accelerators_per_node", "has_power"}]
 RANGE_FIELDS = ["number_of_nodes", "total_accelerators", "accelerators_per_node"]
-RANKING_OPS = {"rows", "compare", "trend"}
 METRIC_AGGREGATES = {"max", "min", "mean", "median", "sum"}
 CITATION_COLUMNS = ["result_id", "result_url"]
 
