@@ -138,6 +138,11 @@ def describe_caveats(rows: Any) -> list[str]:
         notes.append(PREVIEW_NOTE)
     if "rdi" in availability:
         notes.append(RDI_NOTE)
+    benchmarks = col("benchmark")
+    if len(benchmarks) > 1:
+        shown = ", ".join(map(str, benchmarks[:6])) + (", ..." if len(benchmarks) > 6 else "")
+        notes.append(f"rows span {len(benchmarks)} benchmarks ({shown}); results of different benchmarks "
+                     "are not comparable")
     scenarios = col("scenario")
     if len(scenarios) > 1:
         notes.append("rows mix scenarios: " + ", ".join(map(str, scenarios)))

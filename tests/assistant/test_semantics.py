@@ -73,6 +73,12 @@ def test_caveats_are_quiet_for_a_homogeneous_closed_single_node_set():
     assert sem.describe_caveats(rows.head(0)) == []
 
 
+def test_caveats_warn_when_benchmarks_are_mixed():
+    rows = _rows(benchmark=["gpt-oss-120b", "deepseek-r1", "gpt-oss-120b"])
+    assert any("2 benchmarks" in n and "not comparable" in n for n in sem.describe_caveats(rows))
+    assert sem.describe_caveats(rows.head(1)) == []
+
+
 def test_caveats_for_latency_and_open_division():
     rows = _rows(division=["open"], units=["Latency (ms)"])
     notes = sem.describe_caveats(rows)
