@@ -170,3 +170,16 @@ def test_no_round_named_falls_back_to_the_latest_round_with_a_match(engine):
     a = ask(engine, "Best Blackwell Ultra result on Llama 2 70B Interactive")
     assert a.status == "answered" and a.rows[0]["round"] == "v6.0"
     assert a.rows[0]["accelerator_family"] in {"B300", "GB300"} and any("v6.0" in n for n in a.notes)
+
+
+def test_conversation_history_keeps_newest_turns_within_budget():
+    from assistant.answer import Answer
+
+    conv = Conversation()
+    for i in range(3):
+        conv.add(f"question {i}", Answer(question=f"question {i}", answer=" ".join(["word"] * 200)))
+    full = conv.history(budget=10_000)
+    assert [m["content"] for m in full if m["role"] == "user"] == ["question 0", "question 1", "question 2"]
+    short = conv.history(budget=250)
+    assert [m["content"] for m in short if m["role"] == "user"] == ["question 2"]
+    assert conv.history(budget=5) == []

@@ -217,3 +217,16 @@ def test_scope_merges_without_overriding_the_question(catalog):
     p = parse("Best Llama 2 70B Offline result in v6.1", catalog)
     spec = with_scope(p.spec, {"round": ["v6.0"], "availability": ["available"]})
     assert spec.filters.round == ["v6.1"] and spec.filters.availability == ["available"]
+
+
+def test_named_entity_without_benchmark_lists_its_benchmarks(catalog):
+    p = parse("What did Crusoe submit in v6.1?", catalog)
+    assert p.intent == "list" and p.spec.group_by == ["benchmark"]
+    assert p.spec.filters.submitter == ["Crusoe"] and p.spec.filters.round == ["v6.1"]
+
+
+def test_count_target_is_the_noun_after_how_many(catalog):
+    p = parse("How many results are on NVIDIA GPUs in v6.1?", catalog)
+    assert p.spec.aggregate == "count" and p.spec.filters.accelerator_vendor == ["NVIDIA"]
+    q = parse("Hur många resultat skickade NVIDIA in i v6.1?", catalog)
+    assert q.spec.aggregate == "count" and q.spec.filters.submitter == ["NVIDIA"]
