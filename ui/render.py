@@ -95,13 +95,13 @@ def answer_extras(answer: Any, key: str) -> None:
         st.altair_chart(chart, width="stretch", height=chart_height(chart))
 
     if answer.rows or answer.question:
-        left, right, _ = st.columns([1, 1, 3])
+        row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
         if answer.rows:
-            left.download_button("Rows as CSV", rows_frame(answer).to_csv(index=False).encode("utf-8"),
+            row.download_button("Rows as CSV", rows_frame(answer).to_csv(index=False).encode("utf-8"),
                                  file_name="resultsqa-rows.csv", mime="text/csv", key=f"csv-{key}",
                                  icon=":material/download:", on_click="ignore")
         if answer.question:
-            right.markdown(f":material/share: [Link to this question]({permalink(answer.question)})")
+            row.markdown(f":material/share: [Link to this question]({permalink(answer.question)})", width="content")
 
     if answer.status == "error" and not answer.rows and not answer.query:
         return

@@ -88,7 +88,7 @@ def page(tmp_path):
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
             str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 900})
+            viewport={"width": 1280, "height": 2400})  # tall: Streamlit scrolls inside the page, not the page
         try:
             yield context.new_page()
         finally:
@@ -135,5 +135,5 @@ def test_embed_permalink_answers_without_sidebar(ui_url, page):
     assert re.search(r"\b33\b", answer.inner_text())  # README fact 2: 33 distinct submitters
     assert page.locator('[data-testid="stSidebar"]').count() == 0 or \
         not page.locator('[data-testid="stSidebar"]').is_visible()
-    assert page.locator('[data-testid="stChatInputTextArea"]').is_visible()
+    page.locator('[data-testid="stChatInputTextArea"]').wait_for(state="visible", timeout=10_000)
     page.screenshot(path=str(ARTIFACTS / "ui-embed.png"), full_page=True)
