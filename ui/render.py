@@ -134,6 +134,8 @@ def details(answer: Any) -> None:
                 "result_id": st.column_config.TextColumn("Result id"),
                 "result": st.column_config.NumberColumn("Result", format="localized"),
                 "system_name": st.column_config.TextColumn("System", width="large"),
+                "submitter": st.column_config.TextColumn("Submitter"),
+                "units": st.column_config.TextColumn("Unit"),
                 "number_of_nodes": st.column_config.NumberColumn("Nodes"),
                 "total_accelerators": st.column_config.NumberColumn("Accelerators"),
             },
