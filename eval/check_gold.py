@@ -19,7 +19,7 @@ Each question carries a `check` recipe in terms of the raw fields (see docs/eval
 A list of recipes means: `numbers` -> one recipe per value, in order; other kinds -> all must hold.
 
 Filters: {"Field": "x"} equal (case-insensitive), {"Field": ["x", "y"]} any of,
-{"Field~": "sub"} contains, {"Field>=": n} / {"Field<=": n} numeric bounds.
+{"Field~": "sub"} contains, {"Field!~": "sub"} does not contain, {"Field>=": n} / {"Field<=": n} numeric bounds.
 Unified raw fields: version, ID, Submitter, Availability, Division, Suite, System, Platform, Model
 (the official benchmark: `Model` in the JSON, `MlperfModel` in the CSV), UsedModel, Scenario, Result,
 Units, Nodes, Accelerator, a#, TotalAccelerators, Power_Result, Power_Units, has_power, Location, and the
@@ -97,6 +97,9 @@ def _matches(row: dict[str, Any], filters: dict[str, Any]) -> bool:
         if key.endswith(">=") or key.endswith("<="):
             value = _num(row.get(key[:-2]))
             if value is None or (value < want if key.endswith(">=") else value > want):
+                return False
+        elif key.endswith("!~"):
+            if str(want).lower() in str(row.get(key[:-2]) or "").lower():
                 return False
         elif key.endswith("~"):
             if str(want).lower() not in str(row.get(key[:-1]) or "").lower():

@@ -62,6 +62,7 @@ def test_refusal_recipe_fails_when_data_exists(raw_rows, shared_data):
 def test_filters_cover_bounds_substrings_and_case():
     rows = [{"A": "NVIDIA GB300", "N": 18.0}, {"A": "AMD Instinct MI355X", "N": 1.0}]
     assert check_gold.select(rows, {"A~": "mi355"}) == [rows[1]]
+    assert check_gold.select(rows, {"A!~": "mi355"}) == [rows[0]]
     assert check_gold.select(rows, {"N>=": 2}) == [rows[0]]
     assert check_gold.select(rows, {"A": ["nvidia gb300", "x"]}) == [rows[0]]
 

