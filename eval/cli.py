@@ -28,6 +28,8 @@ def configure_eval(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=int, default=1, help="Questions answered in parallel (threads).")
     p.add_argument("--fresh", action="store_true", help="Ignore answers already in --out and start over.")
     p.add_argument("--limit", type=int, default=None, help="Only the first N questions.")
+    p.add_argument("--sample", type=int, default=None, metavar="N",
+                   help="Only N questions spread evenly through the file (a quick run that covers every section).")
     p.add_argument("--min-accuracy", type=float, default=None, metavar="X",
                    help="Exit 1 when accuracy is below X (a fraction like 0.8, or a percentage like 80).")
     p.add_argument("--baseline-timeout", type=float, default=120.0,
@@ -42,7 +44,7 @@ def _threshold(value: float | None) -> float | None:
 
 
 def run_eval(args: argparse.Namespace, settings: Any) -> int:
-    from eval.questions import QuestionFileError, load_questions
+    from eval.questions import QuestionFileError, load_questions, spread_sample
     from eval.report import summarize, summary_table, write_report
     from eval.runner import product_answer_fn, read_answers, run
 
@@ -51,6 +53,8 @@ def run_eval(args: argparse.Namespace, settings: Any) -> int:
     except QuestionFileError as exc:
         print(f"resultsqa eval: {exc}", file=sys.stderr)
         return 2
+    if args.sample:
+        questions = spread_sample(questions, args.sample)
     backend = settings.backend
     out = Path(args.out or Path(settings.store).parent / "eval" / f"answers-{backend}.jsonl")
     server = None

@@ -92,4 +92,13 @@ def load_questions(path: str | Path) -> list[Question]:
     return parse_questions(path.read_text(encoding="utf-8").splitlines(), source=str(path))
 
 
+def spread_sample(questions: list[Question], n: int) -> list[Question]:
+    """n questions evenly spaced through the file, so a quick run with a slow model still sees
+    every section of a file ordered by topic (lookups, ..., Swedish, refusals) rather than the first n."""
+    if n <= 0 or n >= len(questions):
+        return list(questions)
+    step = len(questions) / n
+    return [questions[int(i * step)] for i in range(n)]
+
+
 GOLD_PATH = Path(__file__).resolve().parent / "questions" / "mlperf.jsonl"

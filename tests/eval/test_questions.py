@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from eval.questions import GOLD_PATH, QuestionFileError, load_questions, parse_questions
+from eval.questions import GOLD_PATH, QuestionFileError, load_questions, parse_questions, spread_sample
 
 
 def test_minimal_user_question_parses_with_defaults():
@@ -47,3 +47,10 @@ def test_gold_set_covers_what_the_issue_asks_for():
     for round_name in ("v4.1", "v5.1", "v6.0", "v6.1"):
         assert round_name in text
     assert all(json.loads(line).get("check") for line in text.splitlines() if line.strip())
+
+
+def test_spread_sample_covers_the_whole_file():
+    qs = parse_questions([json.dumps({"id": f"q{i}", "question": "x", "expected": {"kind": "refusal"}})
+                          for i in range(10)])
+    assert [q.id for q in spread_sample(qs, 5)] == ["q0", "q2", "q4", "q6", "q8"]
+    assert len(spread_sample(qs, 50)) == 10 and spread_sample(qs, 0) == qs
