@@ -92,6 +92,7 @@ _COUNT_TARGETS: list[tuple[re.Pattern[str], str]] = [
     (_rx(r"\bscenarios\b", r"\bscenarier\b"), "scenario"),
     (_rx(r"\brounds\b", r"\brundor\b"), "round"),
 ]
+_REPLACES = [("accelerator_family", "accelerator_vendor", "accelerator"), ("submitter", "system_name", "platform")]
 SCENARIO_PREFERENCE = ["Offline", "Server", "Interactive", "SingleStream", "MultiStream"]
 _ENTITY_COLUMNS = ("benchmark", "accelerator_family", "accelerator", "accelerator_vendor", "submitter",
                    "system_name", "platform", "scenario", "division", "availability", "system_type")
@@ -219,9 +220,12 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
         if _is_followup(text, explicit, known_rounds):
             merged = dict(previous.get("explicit") or {})
             for col, vals in explicit.items():
+                # "And for AMD?" after "...on MI355X": one hardware filter replaces the other.
+                for group in _REPLACES:
+                    if col in group:
+                        for other in group:
+                            merged.pop(other, None)
                 merged[col] = vals
-                if col == "accelerator_family":
-                    merged.pop("accelerator_vendor", None)
             if known_rounds:
                 merged["round"] = known_rounds
             parsed.explicit = merged

@@ -230,3 +230,11 @@ def test_count_target_is_the_noun_after_how_many(catalog):
     assert p.spec.aggregate == "count" and p.spec.filters.accelerator_vendor == ["NVIDIA"]
     q = parse("Hur många resultat skickade NVIDIA in i v6.1?", catalog)
     assert q.spec.aggregate == "count" and q.spec.filters.submitter == ["NVIDIA"]
+
+
+def test_followup_hardware_filter_replaces_the_previous_one(catalog):
+    first = parse("Best gpt-oss-120b Offline result on MI355X in v6.1", catalog)
+    assert first.spec.filters.accelerator_family == ["MI355X"]
+    p = parse("And for NVIDIA GPUs?", catalog, previous=first.state())
+    assert p.spec.filters.accelerator_vendor == ["NVIDIA"] and p.spec.filters.accelerator_family is None
+    assert p.spec.filters.benchmark == ["gpt-oss-120b"]
