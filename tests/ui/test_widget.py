@@ -19,6 +19,7 @@ from ui.api import WIDGET_DIR, create_app
 
 pytestmark = pytest.mark.slow
 
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -50,15 +51,13 @@ def api(store_settings, static_origin):
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run `make chromium`")
     from playwright.sync_api import sync_playwright
 
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=CHROMIUM_ARGS + [f"--user-data-dir={profile}"])
+    with sync_playwright() as p:  # launch() uses a fresh temporary profile
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
 
@@ -91,6 +90,8 @@ def test_widget_on_another_origin_gets_a_cited_answer(browser, api, static_origi
     follow = _ask(page, "and in v6.0?", 1)
     assert follow.get_attribute("data-status") in {"answered", "no_data"}
     assert errors == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "widget.png"), full_page=True)  # for a human to look at
     page.close()
 
 
