@@ -48,14 +48,17 @@ _COUNT = _rx(r"\bhow many\b", r"\bnumber of\b", r"\bhur många\b", r"\bantal(et)
 _LIST = _rx(r"^\s*(which|what|list|show|name|vilka|lista|visa)\b.{0,40}\b(benchmarks?|submitters?|systems|"
             r"accelerators|gpus|chips|rounds|scenarios|organi[sz]ations|companies|vendors|inskickare|"
             r"acceleratorer|rundor|scenarier|företag|organisationer|tillverkare)\b",
-            r"^\s*(list|lista)\b")
+            r"^\s*(list|lista)\b", r"^\s*(who|vem|vilka)\b.{0,20}\b(submitted|ran|entered|skickade|körde)\b")
+_WHO = _rx(r"^\s*(who|vem|vilka)\b.{0,20}\b(submitted|ran|entered|skickade|körde)\b")
 _TREND = _rx(r"\bchang(e|ed|es)\b", r"\bover (the )?rounds\b", r"\bacross rounds\b", r"\bround over round\b",
              r"\btrend\b", r"\bevolv", r"\bimprov", r"\bprogress", r"\bförändr", r"\bändra(t|ts|des)\b",
              r"\butveckl", r"\bförbättr", r"\bmellan rundorna\b", r"\böver rundorna\b", r"\bfrom v?\d+\.\d+ to\b",
              r"\bfrån v?\d+\.\d+ till\b")
 _COMPARE = _rx(r"\bvs\.?\b", r"\bversus\b", r"\bcompar", r"\bjämför", r"\bagainst\b", r"\bmot\b",
                r"\bhead[- ]to[- ]head\b")
-_TOP_N = re.compile(r"\b(?:top|topp|bästa|best|the)\s*(\d{1,3}|three|five|ten|tre|fem|tio)\b", re.IGNORECASE)
+_TOP_N = re.compile(r"\b(?:top|topp|bästa|best|the|de)\s*(\d{1,3}|three|five|ten|tre|fem|tio)\b"
+                    r"|\b(\d{1,3}|three|five|ten|tre|fem|tio)\s+(?:best|bästa|top|fastest|snabbaste|highest|högsta)\b",
+                    re.IGNORECASE)
 _NUMBER_WORDS = {"three": 3, "five": 5, "ten": 10, "tre": 3, "fem": 5, "tio": 10}
 _LATENCY = _rx(r"\blatency\b", r"\blatens(en)?\b", r"\bresponse time\b", r"\bsvarstid")
 _BEST = _rx(r"\bbest\b", r"\btop\b", r"\bhighest\b", r"\bfastest\b", r"\bleader", r"\bleading\b", r"\bwon\b",
@@ -295,7 +298,7 @@ def _top_n(text: str) -> int:
     m = _TOP_N.search(text)
     if not m:
         return 1
-    raw = m.group(1).lower()
+    raw = (m.group(1) or m.group(2)).lower()
     return int(raw) if raw.isdigit() else _NUMBER_WORDS.get(raw, 1)
 
 
@@ -519,7 +522,8 @@ def _count_target(text: str) -> str | None:
 
 def _list(parsed: Parsed, text: str, catalog: Catalog, explicit: dict[str, list[str]], rounds: list[str],
           count_column: str | None) -> Parsed:
-    target = count_column or next((col for rx, col in _COUNT_TARGETS if rx.search(text)), "benchmark")
+    target = count_column or ("submitter" if _WHO.search(text) else
+                              next((col for rx, col in _COUNT_TARGETS if rx.search(text)), "benchmark"))
     parsed.count_column = target
     if not rounds and target != "round":
         rounds = [catalog.latest_round] if catalog.latest_round else []

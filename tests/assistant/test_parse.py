@@ -238,3 +238,16 @@ def test_followup_hardware_filter_replaces_the_previous_one(catalog):
     p = parse("And for NVIDIA GPUs?", catalog, previous=first.state())
     assert p.spec.filters.accelerator_vendor == ["NVIDIA"] and p.spec.filters.accelerator_family is None
     assert p.spec.filters.benchmark == ["gpt-oss-120b"]
+
+
+def test_number_before_best_in_swedish_and_english(catalog):
+    assert parse("Vilka var de tre bästa resultaten på gpt-oss-120b i v6.1?", catalog).spec.limit == 3
+    assert parse("Show the 5 best gpt-oss-120b results in v6.1", catalog).spec.limit == 5
+
+
+@pytest.mark.parametrize("question", ["Who submitted gpt-oss-120b results in v6.1?",
+                                      "Vem skickade in resultat på gpt-oss-120b i v6.1?"])
+def test_who_submitted_lists_submitters(catalog, question):
+    p = parse(question, catalog)
+    assert p.intent == "list" and p.spec.group_by == ["submitter"]
+    assert p.spec.filters.benchmark == ["gpt-oss-120b"]
