@@ -74,7 +74,16 @@ def row_citations(rows: list[dict[str, Any]]) -> list[Citation]:
 
 
 def doc_citations(passages: list[Passage]) -> list[Citation]:
-    return [Citation(kind="doc", id=p.id, url=p.url, title=p.title or p.source) for p in passages]
+    """One citation per document (several chunks of one digest are one source to a reader)."""
+    cites: list[Citation] = []
+    seen: set[tuple[str | None, str]] = set()
+    for p in passages:
+        key = (p.url, p.title or p.source)
+        if key in seen:
+            continue
+        seen.add(key)
+        cites.append(Citation(kind="doc", id=p.id, url=p.url, title=p.title or p.source))
+    return cites
 
 
 def _fmt(value: Any, unit: str | None, derived: bool = False) -> str:
@@ -452,7 +461,10 @@ def compose_commentary(question: str, passages: list[Passage], parsed: Any = Non
                 "I found no commentary in the ingested documents that answers this.")
         return _answer(question, text, status="no_data")
     quotes = []
-    for p in passages[:3]:
+    firsts: dict[str, Passage] = {}
+    for p in passages:  # the best passage of each document, in retrieval order
+        firsts.setdefault(p.url or p.title or p.source or p.id, p)
+    for p in list(firsts.values())[:3]:
         sents = best_sentences(question, p.text, 2)
         if not sents:
             continue

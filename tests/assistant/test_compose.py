@@ -114,3 +114,12 @@ def test_field_answer_reads_previous_rows():
     a = field_answer("How many nodes?", "number_of_nodes", rows)
     assert a.values[0].value == 18.0 and "18 nodes" in a.answer and a.citations[0].id == "r-9"
     assert field_answer("How many nodes?", "number_of_nodes", []).status == "no_data"
+
+
+def test_commentary_quotes_one_passage_per_document():
+    a1 = Passage(id="a#1", title="A", url="https://a", text="GB300 led the Llama 2 70B Offline test in v6.1.")
+    a2 = Passage(id="a#2", title="A", url="https://a", text="GB300 also led Llama 2 70B Server in v6.1 here.")
+    b1 = Passage(id="b#1", title="B", url="https://b", text="MI355X led gpt-oss-120b Offline in v6.1 overall.")
+    a = compose_commentary("Who led Llama 2 70B in v6.1?", [a1, a2, b1])
+    assert [c.id for c in a.citations] == ["a#1", "b#1"]
+    assert "Offline test" in a.answer and "Server" not in a.answer and "MI355X" in a.answer
