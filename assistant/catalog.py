@@ -294,7 +294,7 @@ class Catalog:
     def has_value(self, column: str, value: str) -> bool:
         return value in self.vocab.get(column, [])
 
-    def suggest(self, column: str, text: str, n: int = 5) -> list[str]:
+    def suggest(self, column: str, text: str, n: int = 5, cutoff: float = 0.0) -> list[str]:
         """The closest real values of `column` to `text` (for "did you mean" answers)."""
         from rapidfuzz import fuzz, process
 
@@ -303,7 +303,7 @@ class Catalog:
             choices = self.rounds
         if not choices:
             return []
-        hits = process.extract(text, choices, scorer=fuzz.WRatio, limit=n, processor=str.lower)
+        hits = process.extract(text, choices, scorer=fuzz.WRatio, limit=n, processor=str.lower, score_cutoff=cutoff)
         return [h[0] for h in hits]
 
     def benchmarks_in(self, rnd: str) -> set[str]:

@@ -204,14 +204,17 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
                           f"(rounds ingested: {have}).")
         return parsed
 
-    missing = catalog.unknown_entities(text, matches)
-    if missing and parsed.needs_commentary is False:
+    chips, orgs = catalog.unknown_entities(text, matches), _unknown_submitters(text, matches)
+    if (chips or orgs) and not parsed.needs_commentary:
         parsed.status = "no_data"
-        near = catalog.suggest("accelerator_family", missing[0], 5)
-        parsed.message = _say(parsed, f"The data has no results for {', '.join(missing)}"
-                              + (f" (accelerator families in the data include: {', '.join(near)})." if near else "."),
-                              f"Datan har inga resultat för {', '.join(missing)}"
-                              + (f" (acceleratorfamiljer i datan är t.ex.: {', '.join(near)})." if near else "."))
+        column = "accelerator_family" if chips else "submitter"
+        near = catalog.suggest(column, (chips or orgs)[0], 5, cutoff=60)
+        kind_en = "accelerator families" if chips else "submitters"
+        kind_sv = "acceleratorfamiljer" if chips else "inskickare"
+        parsed.message = _say(parsed, f"The data has no results for {', '.join(chips + orgs)}"
+                              + (f" (closest {kind_en} in the data: {', '.join(near)})." if near else "."),
+                              f"Datan har inga resultat för {', '.join(chips + orgs)}"
+                              + (f" (närmaste {kind_sv} i datan: {', '.join(near)})." if near else "."))
         return parsed
 
     # Follow-ups: a question about the previous rows, or the previous question with a changed filter.
@@ -244,6 +247,24 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
         parsed.explicit = dict(explicit, round=known_rounds)
     metric = "result_per_accelerator" if _PER_ACC.search(text) else "result"
     return _build(parsed, text, catalog, intent, explicit, known_rounds, metric=metric)
+
+
+_BY_NAME = re.compile(r"\b(?:by|from|submitted by|av|från)\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)?)")
+_NOT_NAMES = {"the", "a", "an", "den", "det", "de", "round", "rundan", "v", "mlperf", "mlcommons"}
+
+
+def _unknown_submitters(text: str, matches: list[Match]) -> list[str]:
+    """"Best result by Cerebras": a capitalised name after by/from/av that the catalog does not
+    know is an organisation with no results here — answering with everyone's best would be a guess."""
+    out = []
+    for m in _BY_NAME.finditer(text):
+        start, end = m.span(1)
+        if m.group(1).split()[0].lower() in _NOT_NAMES:
+            continue
+        if any(s < end and start < e for s, e in (x.span for x in matches)):
+            continue
+        out.append(m.group(1))
+    return out
 
 
 def _field_question(text: str, explicit: dict[str, list[str]]) -> str | None:

@@ -251,3 +251,15 @@ def test_who_submitted_lists_submitters(catalog, question):
     p = parse(question, catalog)
     assert p.intent == "list" and p.spec.group_by == ["submitter"]
     assert p.spec.filters.benchmark == ["gpt-oss-120b"]
+
+
+@pytest.mark.parametrize("question,name", [("Best Llama 2 70B result by Cerebras in v6.1", "Cerebras"),
+                                           ("Vilket var bästa resultatet av Groq på gpt-oss?", "Groq")])
+def test_unknown_organisation_is_no_data(catalog, question, name):
+    p = parse(question, catalog)
+    assert p.status == "no_data" and name in p.message
+
+
+def test_known_submitter_after_by_is_a_filter(catalog):
+    p = parse("Best Llama 2 70B result by CoreWeave in v6.1", catalog)
+    assert p.status == "ok" and p.spec.filters.submitter == ["CoreWeave"]
