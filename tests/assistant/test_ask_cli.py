@@ -77,3 +77,15 @@ def test_chat_keeps_context_until_exit(table_engine, monkeypatch, capsys):
     answers = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
     assert rc == 0 and len(answers) == 2  # stopped at "exit"
     assert answers[1]["values"][0]["value"] == 18.0
+
+
+def test_commentary_question_through_the_real_store(store_settings, capsys):
+    """End to end on the ingested store: a what-did-they-say question is answered from the
+    commentary with document citations and no numbers of our own."""
+    rc = cli.main(["ask", "--json", "--store", str(store_settings.store),
+                   "What did AMD say about the MI355X in MLPerf Inference v6.0?"])
+    data = json.loads(capsys.readouterr().out)
+    assert rc == 0 and data["status"] == "answered"
+    docs = [c for c in data["citations"] if c["kind"] == "doc"]
+    assert docs and all(c["id"] for c in docs) and data["passages"]
+    assert data["values"] == [] and "MI355X" in data["answer"]
