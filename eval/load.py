@@ -135,6 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--key", default=None, help="API key, if the server requires one.")
     parser.add_argument("--endpoint", default="/v1/ask", help="Endpoint to load (POST {question}).")
     parser.add_argument("--questions", default=None, help="A JSONL file with a `question` field per line.")
+    parser.add_argument("--timeout", type=float, default=30.0, help="Per-request timeout in seconds.")
     args = parser.parse_args(argv)
     questions = None
     if args.questions:
@@ -142,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             questions = [json.loads(line)["question"] for line in fh if line.strip()]
     try:
         figures = run_load(args.url, clients=args.clients, seconds=args.seconds, questions=questions, key=args.key,
-                           endpoint=args.endpoint, think_s=args.think)
+                           endpoint=args.endpoint, think_s=args.think, timeout_s=args.timeout)
     except ValueError as exc:
         print(f"load: {exc}", file=sys.stderr)
         return 2

@@ -273,12 +273,6 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
         """Who is calling, as established by `security.GuardMiddleware` (key id or client address)."""
         return request.state.identity
 
-    @app.exception_handler(Exception)
-    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
-        request_id = secrets.token_hex(6)
-        log.exception("request %s failed: %s %s", request_id, request.method, request.url.path)
-        return JSONResponse({"detail": "internal error", "request_id": request_id}, status_code=500)
-
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         # Same shape as FastAPI's default minus the echoed input (which can be large).
@@ -427,6 +421,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
 
     # Middleware: the last added runs first. CORS outermost so 413/429/401 carry CORS headers
     # too (a browser widget can then show the real error instead of an opaque network failure).
+    app.add_middleware(security.CatchAllMiddleware, logger=log)
     app.add_middleware(security.BodyLimitMiddleware, max_bytes=int(settings.max_body_kb) * 1024)
     app.add_middleware(security.GuardMiddleware, keyring=keyring, require_keys=require_keys, limiter=limiter)
     app.add_middleware(security.SecurityHeadersMiddleware)

@@ -21,6 +21,7 @@ import hmac
 import ipaddress
 import json
 import re
+import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -253,6 +254,41 @@ class GuardMiddleware:
             return
         scope.setdefault("state", {})["identity"] = identity
         await self.app(scope, receive, send)
+
+
+class CatchAllMiddleware:
+    """Turn any unhandled exception into a generic 500 body; the traceback goes to the log only.
+
+    Not a FastAPI `exception_handler(Exception)`: Starlette re-raises after such a handler,
+    uvicorn then drops the keep-alive connection, and the client's next request on it fails
+    with a connection reset (seen under load). Here the exception ends with the response.
+    """
+
+    def __init__(self, app: Callable, logger: Any) -> None:
+        self.app = app
+        self.log = logger
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking(message: dict) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception:
+            request_id = secrets.token_hex(6)
+            self.log.exception("request %s failed: %s %s", request_id, scope.get("method"), scope.get("path"))
+            if not started:
+                await _send_json(send, 500, {"detail": "internal error", "request_id": request_id})
+            else:  # mid-stream: end the body so the connection stays usable
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 class SecurityHeadersMiddleware:
