@@ -1,18 +1,20 @@
 """The side-by-side baseline: LlamaIndex's PandasQueryEngine with the same small local model.
 
 It executes model-written code and needs pandas<3, so it never runs in the product's
-environment: each question goes to eval/baseline_worker.py in `.venv-baseline` (made by
-`make baseline`) as a subprocess with a timeout. Both the worker and, when the product runs
-the `llamacpp` backend, the agent talk to the same kind of server: `llama_cpp.server` on
-loopback serving the GGUF model, so the comparison is model-for-model.
+environment: questions go to one long-lived eval/baseline_worker.py in `.venv-baseline` (made
+by `make baseline`), which is killed and restarted when a question exceeds its timeout. The
+worker reaches the model through `llama_cpp.server` on loopback serving the same GGUF file the
+product's `llamacpp` backend loads, so the comparison is model-for-model.
 """
 
 from __future__ import annotations
 
 import json
+import select
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -80,28 +82,75 @@ def start_model_server(model: str | None = None, *, n_ctx: int = 4096, wait_s: f
     raise BaselineError(f"llama_cpp.server did not answer within {wait_s:.0f} s")
 
 
-def baseline_answer_fn(base_url: str, *, timeout_s: float = 120.0, csv_path: str | Path = DEFAULT_CSV,
-                       python: str | Path = BASELINE_PYTHON, model_name: str = "local") -> Callable[[Any], dict]:
-    """An answer function for eval.runner that asks the worker in the baseline venv."""
-    if not Path(python).exists():
-        raise BaselineError(f"{python} not found: run `make baseline` first")
+class BaselineWorker:
+    """One long-lived eval/baseline_worker.py in .venv-baseline; killed and restarted on a timeout.
+
+    Importing llama-index there costs tens of seconds on a busy machine, so the worker answers
+    question after question over stdin/stdout instead of being started per question.
+    """
+
+    def __init__(self, base_url: str, *, csv_path: str | Path = DEFAULT_CSV, python: str | Path = BASELINE_PYTHON,
+                 model_name: str = "local", start_timeout_s: float = 600.0):
+        if not Path(python).exists():
+            raise BaselineError(f"{python} not found: run `make baseline` first")
+        self.cmd = [str(python), str(WORKER), "--csv", str(csv_path), "--base-url", base_url,
+                    "--model-name", model_name]
+        self.start_timeout_s = start_timeout_s
+        self.process: subprocess.Popen | None = None
+        self.lock = threading.Lock()
+
+    def _readline(self, timeout_s: float) -> str | None:
+        assert self.process is not None and self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], max(0.0, timeout_s))
+        return self.process.stdout.readline() if ready else None
+
+    def _start(self) -> None:
+        self.process = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        deadline = time.monotonic() + self.start_timeout_s
+        while time.monotonic() < deadline:
+            line = self._readline(deadline - time.monotonic())
+            if not line:
+                break
+            if line.startswith("{") and json.loads(line).get("ready"):
+                return
+        self.stop()
+        raise BaselineError("the baseline worker did not start (see `make baseline`)")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+    def ask(self, question: str, history: list[str], timeout_s: float) -> dict[str, Any]:
+        with self.lock:
+            if self.process is None or self.process.poll() is not None:
+                self._start()
+            assert self.process is not None and self.process.stdin is not None
+            self.process.stdin.write(json.dumps({"question": question, "history": history}) + "\n")
+            self.process.stdin.flush()
+            started = time.perf_counter()
+            deadline = time.monotonic() + timeout_s
+            while time.monotonic() < deadline:
+                line = self._readline(deadline - time.monotonic())
+                if line is None:
+                    break
+                if not line:  # worker died
+                    self.stop()
+                    return {"question": question, "answer": "(baseline worker exited)", "status": "error",
+                            "backend": "baseline", "latency_ms": round((time.perf_counter() - started) * 1000, 2)}
+                if line.startswith("{"):
+                    return json.loads(line)
+            self.stop()  # the next question gets a fresh worker
+            return {"question": question, "answer": f"(baseline timed out after {timeout_s:.0f} s)",
+                    "status": "error", "backend": "baseline", "latency_ms": round(timeout_s * 1000, 2)}
+
+
+def baseline_answer_fn(worker: BaselineWorker, *, timeout_s: float = 120.0) -> Callable[[Any], dict]:
+    """An answer function for eval.runner that asks the baseline worker."""
 
     def answer(question: Any) -> dict[str, Any]:
-        request = json.dumps({"question": question.question, "history": list(question.history)})
-        started = time.perf_counter()
-        try:
-            done = subprocess.run(
-                [str(python), str(WORKER), "--csv", str(csv_path), "--base-url", base_url, "--model-name", model_name],
-                input=request, capture_output=True, text=True, timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            return {"question": question.question, "answer": f"(baseline timed out after {timeout_s:.0f} s)",
-                    "status": "error", "backend": "baseline", "latency_ms": round(timeout_s * 1000, 2)}
-        lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-        if done.returncode != 0 or not lines:
-            tail = (done.stderr or "").strip().splitlines()[-1:] or ["no output"]
-            return {"question": question.question, "answer": f"(baseline worker failed: {tail[0][:300]})",
-                    "status": "error", "backend": "baseline",
-                    "latency_ms": round((time.perf_counter() - started) * 1000, 2)}
-        return json.loads(lines[-1])
+        return worker.ask(question.question, list(question.history), timeout_s)
 
     return answer

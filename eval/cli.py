@@ -59,12 +59,15 @@ def run_eval(args: argparse.Namespace, settings: Any) -> int:
     out = Path(args.out or Path(settings.store).parent / "eval" / f"answers-{backend}.jsonl")
     server = None
     if backend == "baseline":
-        from eval.baseline import BaselineError, baseline_answer_fn, start_model_server
+        from eval.baseline import BaselineError, BaselineWorker, baseline_answer_fn, start_model_server
 
         try:
             server = start_model_server(settings.model)
-            answer_fn = baseline_answer_fn(server.base_url, timeout_s=args.baseline_timeout)
+            worker = BaselineWorker(server.base_url, model_name=server.model)
+            answer_fn = baseline_answer_fn(worker, timeout_s=args.baseline_timeout)
         except BaselineError as exc:
+            if server is not None:
+                server.stop()
             print(f"resultsqa eval: {exc}", file=sys.stderr)
             return 2
     else:
@@ -74,6 +77,7 @@ def run_eval(args: argparse.Namespace, settings: Any) -> int:
                       progress=not args.quiet)
     finally:
         if server is not None:
+            worker.stop()
             server.stop()
     summary = summarize(records)
     print(summary_table(summary, label=backend))
