@@ -27,7 +27,7 @@ DERIVED_LABEL = "derived, not an official MLPerf metric"
 
 def _clean(v: Any) -> Any:
     """JSON-safe scalar: numpy scalars become plain Python, NA/NaN become None."""
-    if v is None or v != v or type(v).__name__ in {"NAType", "NaTType"}:
+    if v is None or type(v).__name__ in {"NAType", "NaTType"} or (isinstance(v, float) and v != v):
         return None
     if hasattr(v, "item"):
         try:

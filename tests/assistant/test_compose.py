@@ -123,3 +123,12 @@ def test_commentary_quotes_one_passage_per_document():
     a = compose_commentary("Who led Llama 2 70B in v6.1?", [a1, a2, b1])
     assert [c.id for c in a.citations] == ["a#1", "b#1"]
     assert "Offline test" in a.answer and "Server" not in a.answer and "MI355X" in a.answer
+
+
+def test_missing_values_become_none_in_rows():
+    rows = _rows(number_of_nodes=pd.array([1, None], dtype="Int64"),
+                 accelerator_family=pd.array(["B200", None], dtype="string"))
+    spec = QuerySpec(op="rows", limit=5)
+    a = compose("q", QueryResult(spec=spec, rows=rows, unit="Tokens/s"))
+    assert a.rows[1]["number_of_nodes"] is None and a.rows[1]["accelerator_family"] is None
+    assert a.rows[0]["number_of_nodes"] == 1 and type(a.rows[0]["number_of_nodes"]) is int
