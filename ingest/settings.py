@@ -99,6 +99,9 @@ SETTINGS: list[Setting] = [
     Setting("max_question_chars", 2000, "Longest accepted question, in characters.", int),
     Setting("cors_origins", "", "Comma-separated origins allowed by CORS (empty = none)."),
     Setting("read_only", False, "Disable ingest endpoints on the API server.", _bool),
+    Setting("answer_cache", 512,
+            "Answers kept per API worker for repeated first questions (offline backend, same index "
+            "generation); 0 disables.", int),
     Setting("ui_port", 8501, "Port of the Streamlit chat.", int),
 ]
 

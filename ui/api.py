@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterator, Literal
 
-from fastapi import Depends, FastAPI, HTTPException, Request, Security
+from fastapi import Depends, FastAPI, HTTPException, Request, Response, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
@@ -141,11 +141,59 @@ class AssistantService:
 
         get_engine(self.settings)
 
+    def generation(self) -> str | None:
+        """The current index generation (a readlink), so cached answers never outlive an ingest."""
+        from ingest.store import current_generation, store_root
+
+        gen = current_generation(store_root(self.settings))
+        return gen.name if gen else None
+
+    def remember(self, conversation: Any, question: str, answer: Answer) -> None:
+        """Record a turn answered from the cache, so follow-ups see it like any other."""
+        conversation.add(question, answer)
+
 
 @dataclass
 class _ConversationEntry:
     conversation: Any
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    turns: int = 0
+
+
+class AnswerCache:
+    """Answers to first questions (no earlier turns), per index generation, for the offline backend.
+
+    Why: the offline answerer is deterministic for a given question, scope and index, and wiki
+    users ask the same popular questions; a repeat costs a dict lookup instead of ~50-300 ms of
+    CPU. Follow-ups and model backends are never cached. Used from the event loop only.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._answers: OrderedDict[tuple, Answer] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def key(self, generation: str | None, question: str, scope: dict[str, list[str]] | None) -> tuple | None:
+        if self.size <= 0 or not generation:
+            return None
+        return (generation, " ".join(question.lower().split()), json.dumps(scope, sort_keys=True))
+
+    def get(self, key: tuple | None) -> Answer | None:
+        answer = self._answers.get(key) if key else None
+        if answer is None:
+            self.misses += key is not None
+            return None
+        self._answers.move_to_end(key)
+        self.hits += 1
+        return answer.model_copy(deep=True)
+
+    def put(self, key: tuple | None, answer: Answer) -> None:
+        if key is None or answer.status != "answered":
+            return
+        self._answers[key] = answer.model_copy(deep=True)
+        while len(self._answers) > self.size:
+            self._answers.popitem(last=False)
 
 
 class ConversationStore:
@@ -246,6 +294,24 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
     require_keys = security.keys_required(settings, keyring)
     limiter = security.RateLimiter(int(settings.rate_limit_per_min))
     conversations = ConversationStore(service.new_conversation)
+    cache = AnswerCache(int(settings.answer_cache) if settings.backend == "offline" else 0)
+
+    async def cached_answer(question: str, scope: dict[str, list[str]] | None,
+                            conversation: Any | None) -> tuple[Answer, str]:
+        """The answer to a first question, from the cache when it can be; (answer, "hit"|"miss"|"off")."""
+        started = time.perf_counter()
+        key = cache.key(await run_in_threadpool(service.generation), question, scope) if cache.size else None
+        hit = cache.get(key)
+        if hit is not None:
+            hit.latency_ms = round((time.perf_counter() - started) * 1000, 2)
+            if conversation is not None:
+                service.remember(conversation, question, hit)
+            return hit, "hit"
+        kwargs: dict[str, Any] = {"scope": scope} if conversation is None else {"conversation": conversation,
+                                                                                "scope": scope}
+        answer = await run_in_threadpool(service.ask, question, **kwargs)
+        cache.put(key, answer)
+        return answer, "miss" if key else "off"
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -264,6 +330,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
     app.state.settings = settings
     app.state.limiter = limiter
     app.state.conversations = conversations
+    app.state.answer_cache = cache
     app.state.service = service
 
     bearer = HTTPBearer(auto_error=False, description="An API key; required unless the server is on loopback "
@@ -309,7 +376,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
         return JSONResponse(_public_manifest(manifest))
 
     @app.post("/v1/ask", response_model=AskResponse, tags=["ask"])
-    async def ask(body: AskRequest, who: str = Depends(identity)) -> dict[str, Any]:
+    async def ask(body: AskRequest, response: Response, who: str = Depends(identity)) -> dict[str, Any]:
         """Answer one question: the same JSON as `resultsqa ask --json`, plus `conversation_id`."""
         question = _check_question(body.question, settings)
         scope = _check_scope(body.scope)
@@ -319,7 +386,13 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
             return {**answer.to_json(), "conversation_id": None}
         cid, entry = conversations.get(who, body.conversation_id)
         async with entry.lock:
-            answer = await run_in_threadpool(service.ask, question, conversation=entry.conversation, scope=scope)
+            if entry.turns == 0:
+                answer, state = await cached_answer(question, scope, entry.conversation)
+                response.headers["X-Answer-Cache"] = state
+            else:
+                answer = await run_in_threadpool(service.ask, question, conversation=entry.conversation,
+                                                 scope=scope)
+            entry.turns += 1
         return {**answer.to_json(), "conversation_id": cid}
 
     @app.post("/v1/ask/stream", tags=["ask"], response_class=EventSourceResponse, responses={
@@ -343,6 +416,8 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
                 try:
                     async for piece in iterate_in_threadpool(service.ask_stream(question, **kwargs)):
                         if isinstance(piece, Answer):
+                            if entry:
+                                entry.turns += 1
                             yield _sse_json("final", {**piece.to_json(), "conversation_id": cid})
                         else:
                             yield _sse_json("token", {"text": str(piece)})
@@ -368,7 +443,10 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
         completion_id = "chatcmpl-" + secrets.token_hex(12)
         created = int(time.time())
         if not body.stream:
-            answer = await run_in_threadpool(service.ask, question, history=history)
+            if history:
+                answer = await run_in_threadpool(service.ask, question, history=history)
+            else:
+                answer, _ = await cached_answer(question, None, None)
             text = answer.answer + sources_markdown(answer)
             return {
                 "id": completion_id, "object": "chat.completion", "created": created, "model": model,
@@ -475,7 +553,7 @@ def main(args: Any, settings: settings_mod.Settings) -> int:
         print(f"resultsqa serve: {exc}", file=sys.stderr)
         return 2
     common = dict(host=settings.host, port=int(settings.port), log_level="info", server_header=False,
-                  timeout_keep_alive=5, proxy_headers=False)
+                  timeout_keep_alive=20, proxy_headers=False)
     if workers > 1:
         _export_settings(settings)
         uvicorn.run("ui.api:app_from_env", factory=True, workers=workers, **common)

@@ -54,6 +54,14 @@ class FakeService:
     def new_conversation(self) -> list[str]:
         return []
 
+    generation_name = "gen-1"
+
+    def generation(self) -> str | None:
+        return self.generation_name
+
+    def remember(self, conversation: list[str], question: str, answer: Answer) -> None:
+        conversation.append(question)
+
     def manifest(self) -> dict:
         return self._manifest
 
@@ -123,6 +131,34 @@ def test_follow_up_continues_the_same_conversation():
     other = client.post("/v1/ask", json={"question": "unrelated"}).json()
     assert other["conversation_id"] != first["conversation_id"]
     assert service.calls[2][1]["conversation"] == ["unrelated"]
+
+
+def test_repeated_first_questions_come_from_the_cache_follow_ups_never():
+    service = FakeService()
+    client = make_client(service)
+    first = client.post("/v1/ask", json={"question": "Best  Llama result?"})
+    again = client.post("/v1/ask", json={"question": "best llama result?"})
+    assert (first.headers["x-answer-cache"], again.headers["x-answer-cache"]) == ("miss", "hit")
+    assert len(service.calls) == 1
+    assert again.json()["answer"] == first.json()["answer"] and again.json()["citations"] == first.json()["citations"]
+    cid = again.json()["conversation_id"]
+    follow = client.post("/v1/ask", json={"question": "best llama result?", "conversation_id": cid})
+    assert "x-answer-cache" not in follow.headers and len(service.calls) == 2
+    assert service.calls[1][1]["conversation"] == ["best llama result?", "best llama result?"]  # the hit is a turn
+    other_scope = client.post("/v1/ask", json={"question": "best llama result?", "scope": {"round": ["v6.0"]}})
+    assert other_scope.headers["x-answer-cache"] == "miss"
+
+
+def test_cache_never_outlives_an_index_generation_and_can_be_off():
+    service = FakeService()
+    client = make_client(service)
+    client.post("/v1/ask", json={"question": "q"})
+    service.generation_name = "gen-2"
+    assert client.post("/v1/ask", json={"question": "q"}).headers["x-answer-cache"] == "miss"
+    off = make_client(FakeService(), answer_cache=0)
+    assert [off.post("/v1/ask", json={"question": "q"}).headers["x-answer-cache"] for _ in range(2)] == ["off"] * 2
+    model = make_client(FakeService(), backend="ollama")
+    assert model.post("/v1/ask", json={"question": "q"}).headers["x-answer-cache"] == "off"
 
 
 def test_history_is_passed_for_stateless_follow_ups():

@@ -132,7 +132,7 @@ def test_rate_limiter_zero_disables_and_memory_is_bounded():
 
 def test_over_the_rate_limit_is_429_per_key():
     service = FakeService()
-    client = make_client(service, api_keys=f"{KEY},{OTHER_KEY}", rate_limit_per_min=2)
+    client = make_client(service, api_keys=f"{KEY},{OTHER_KEY}", rate_limit_per_min=2, answer_cache=0)
     client.app.state.limiter.clock = FakeClock()
     codes = [client.post("/v1/ask", json={"question": "q"}, headers=auth(KEY)).status_code for _ in range(3)]
     assert codes == [200, 200, 429]
