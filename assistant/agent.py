@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import re
 import time
 from typing import Any, Iterator
@@ -32,6 +33,8 @@ from assistant.answer import Answer, Citation, Passage
 from assistant.llm import ChatModel, Reply, count_messages, count_tokens, is_unreachable, redact
 from assistant.spec import Filters, QuerySpec
 from assistant.tools import Toolbox, ToolResult
+
+_LOG = logging.getLogger(__name__)
 
 # --- the narrow schema a small model fills ------------------------------------------------
 
@@ -392,7 +395,8 @@ class Agent:
                      conversation: Any, scope: dict | None) -> Answer:
         reason = redact(f"{type(exc).__name__}: {exc}", self.secrets)[:300]
         offline = _offline_answer(question, self.engine, conversation, self.settings, scope)
-        answer = self._finish(offline, started, toolbox, [f"The {self.backend} model was unreachable ({reason}); "
+        what = "was unreachable" if is_unreachable(exc) else "failed"
+        answer = self._finish(offline, started, toolbox, [f"The {self.backend} model {what} ({reason}); "
                                                           "answered offline instead."])
         return answer.model_copy(update={
             "backend": "offline",
@@ -402,6 +406,7 @@ class Agent:
     def run(self, question: str, *, conversation: Any = None, scope: dict | None = None,
             streaming: bool = True) -> Iterator[str | Answer]:
         started = time.perf_counter()
+        self.llm_calls = self.prompt_tokens = self.completion_tokens = 0
         notes: list[str] = []
         toolbox = Toolbox(self.engine, settings=self.settings, policies=self.policies, scope=scope,
                           max_calls=int(self.settings.max_tool_calls))
@@ -416,20 +421,20 @@ class Agent:
             return
         try:
             if self.mode == "tools":
-                final_text, results, deterministic, table_text = self._tools_loop(question, parsed, toolbox, conversation,
-                                                                      scope, notes)
+                final_text, results, deterministic, table_text = self._tools_loop(
+                    question, parsed, toolbox, conversation, scope, notes)
                 messages = None
             else:
                 results, deterministic, table_text, messages = self._schema_plan(question, parsed, toolbox,
                                                                                  conversation, scope, notes)
                 final_text = None
         except Exception as exc:  # noqa: BLE001 - any model failure must become an answer
-            if is_unreachable(exc):
-                answer = self._unreachable(question, exc, started, toolbox, conversation, scope)
-                yield from _words(answer.answer) if streaming else ()
-                yield answer
-                return
-            raise
+            if not is_unreachable(exc):
+                _LOG.warning("model call failed: %s", redact(repr(exc), self.secrets)[:500])
+            answer = self._unreachable(question, exc, started, toolbox, conversation, scope)
+            yield from _words(answer.answer) if streaming else ()
+            yield answer
+            return
 
         allowed: set[float] = set()
         for r in results:

@@ -312,3 +312,10 @@ def test_nothing_to_answer_from_costs_no_wording_call(engine, settings):
     answer = agent.answer("Tell me a joke")
     assert answer.llm_calls == 1 and llm.remaining == 1
     assert "sunny" not in answer.answer and answer.answer == _offline(engine, settings, "Tell me a joke").answer
+
+
+def test_a_model_error_becomes_an_offline_answer(engine, settings):
+    agent, _ = _agent(engine, settings, [RuntimeError("server exploded")])
+    answer = agent.answer(QUESTION)
+    assert answer.backend == "offline" and answer.values[0].value == BEST
+    assert any("failed (RuntimeError: server exploded)" in n for n in answer.notes)
