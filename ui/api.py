@@ -18,6 +18,7 @@ Why it looks like this:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -37,7 +38,7 @@ from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.security import HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette.sse import EventSourceResponse, ServerSentEvent
-from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
+from starlette.concurrency import run_in_threadpool
 
 from assistant.answer import Answer
 from assistant.spec import Filters
@@ -52,6 +53,10 @@ MAX_CONVERSATIONS = 1000
 MAX_HISTORY = 20
 MAX_MESSAGES = 50
 MAX_SOURCES_IN_TEXT = 8
+# Offline answers are CPU-bound Python: beyond a few at once per worker, threads only thrash
+# the GIL and the slowest answers get slower. The semaphore queues the rest first come, first
+# served, so p95 stays close to p50. Model backends wait on I/O and are not limited here.
+OFFLINE_ANSWER_SLOTS = 2
 HARD_MAX_CHARS = 100_000  # schema cap; the real limit is the max_question_chars setting
 CONVERSATION_ID = r"^[A-Za-z0-9_-]{1,64}$"
 SCOPE_KEYS = [name for name, f in Filters.model_fields.items()
@@ -295,12 +300,30 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
     limiter = security.RateLimiter(int(settings.rate_limit_per_min))
     conversations = ConversationStore(service.new_conversation)
     cache = AnswerCache(int(settings.answer_cache) if settings.backend == "offline" else 0)
+    slots = asyncio.Semaphore(OFFLINE_ANSWER_SLOTS) if settings.backend == "offline" else None
+
+    async def answer_work(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run answer work in the threadpool, in one of the offline slots when limited."""
+        async with slots or contextlib.nullcontext():
+            return await run_in_threadpool(fn, *args, **kwargs)
+
+    async def answer_pieces(pieces: Iterator[str | Answer]) -> AsyncIterator[str | Answer]:
+        """Iterate a streamed answer in the threadpool; only the first piece (where the offline
+        answerer does its work) takes a slot, so a slow reader never holds one."""
+        first = True
+        while True:
+            async with (slots if first and slots else contextlib.nullcontext()):
+                piece = await run_in_threadpool(next, pieces, None)
+            first = False
+            if piece is None:
+                return
+            yield piece
 
     async def cached_answer(question: str, scope: dict[str, list[str]] | None,
                             conversation: Any | None) -> tuple[Answer, str]:
         """The answer to a first question, from the cache when it can be; (answer, "hit"|"miss"|"off")."""
         started = time.perf_counter()
-        key = cache.key(await run_in_threadpool(service.generation), question, scope) if cache.size else None
+        key = cache.key(service.generation(), question, scope) if cache.size else None  # a readlink
         hit = cache.get(key)
         if hit is not None:
             hit.latency_ms = round((time.perf_counter() - started) * 1000, 2)
@@ -309,7 +332,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
             return hit, "hit"
         kwargs: dict[str, Any] = {"scope": scope} if conversation is None else {"conversation": conversation,
                                                                                 "scope": scope}
-        answer = await run_in_threadpool(service.ask, question, **kwargs)
+        answer = await answer_work(service.ask, question, **kwargs)
         cache.put(key, answer)
         return answer, "miss" if key else "off"
 
@@ -382,7 +405,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
         scope = _check_scope(body.scope)
         history = _check_history(body.history, settings)
         if history and not body.conversation_id:
-            answer = await run_in_threadpool(service.ask, question, history=history, scope=scope)
+            answer = await answer_work(service.ask, question, history=history, scope=scope)
             return {**answer.to_json(), "conversation_id": None}
         cid, entry = conversations.get(who, body.conversation_id)
         async with entry.lock:
@@ -390,7 +413,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
                 answer, state = await cached_answer(question, scope, entry.conversation)
                 response.headers["X-Answer-Cache"] = state
             else:
-                answer = await run_in_threadpool(service.ask, question, conversation=entry.conversation,
+                answer = await answer_work(service.ask, question, conversation=entry.conversation,
                                                  scope=scope)
             entry.turns += 1
         return {**answer.to_json(), "conversation_id": cid}
@@ -414,7 +437,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
             lock = entry.lock if entry else asyncio.Lock()
             async with lock:
                 try:
-                    async for piece in iterate_in_threadpool(service.ask_stream(question, **kwargs)):
+                    async for piece in answer_pieces(service.ask_stream(question, **kwargs)):
                         if isinstance(piece, Answer):
                             if entry:
                                 entry.turns += 1
@@ -444,7 +467,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
         created = int(time.time())
         if not body.stream:
             if history:
-                answer = await run_in_threadpool(service.ask, question, history=history)
+                answer = await answer_work(service.ask, question, history=history)
             else:
                 answer, _ = await cached_answer(question, None, None)
             text = answer.answer + sources_markdown(answer)
@@ -463,8 +486,13 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
 
         async def stream() -> AsyncIterator[str]:
             yield chunk({"role": "assistant", "content": ""})
+            async for data in stream_answer():
+                yield data
+            yield "data: [DONE]\n\n"
+
+        async def stream_answer() -> AsyncIterator[str]:
             try:
-                async for piece in iterate_in_threadpool(service.ask_stream(question, history=history)):
+                async for piece in answer_pieces(service.ask_stream(question, history=history)):
                     if isinstance(piece, Answer):
                         tail = sources_markdown(piece)
                         if tail:
@@ -477,7 +505,6 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
                 log.exception("chat stream %s failed", request_id)
                 yield "data: " + json.dumps({"error": {"message": "internal error", "type": "server_error",
                                                        "request_id": request_id}}) + "\n\n"
-            yield "data: [DONE]\n\n"
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
