@@ -62,10 +62,12 @@ def take_pending(session: Any) -> str | None:
 
 def friendly_error(exc: BaseException, backend: str, settings: Any) -> str:
     """Say what went wrong in words a non-specialist can act on."""
+    from assistant.llm import is_unreachable, redact
+
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    text = redact(text, [settings.get("openai_api_key")])[:300]
     name = type(exc).__name__
-    if isinstance(exc, (ConnectionError, TimeoutError)) or "Connect" in name or "Timeout" in name \
-            or "connection" in text.lower() or "unreachable" in text.lower():
+    if is_unreachable(exc):
         where = {"ollama": settings.get("ollama_host"), "openai": settings.get("openai_base_url")}.get(backend)
         fix = {"ollama": "Start Ollama (`ollama serve`) and pull a model (`ollama pull qwen2.5:0.5b`)",
                "openai": "Check the base URL and that the server is running"}.get(backend, "Check the model server")

@@ -152,3 +152,12 @@ def test_errors_become_messages_with_a_fix(exc, words):
 
     text = friendly_error(exc, "ollama", settings_mod.load())
     assert words in text and "offline" in text
+
+
+def test_error_messages_never_show_the_api_key():
+    from ingest import settings as settings_mod
+    from ui.state import friendly_error
+
+    settings = settings_mod.load(openai_api_key="sk-test-0123456789")
+    text = friendly_error(RuntimeError("401: key sk-test-0123456789 rejected"), "openai", settings)
+    assert "sk-test-0123456789" not in text and "rejected" in text
