@@ -89,7 +89,12 @@ def main() -> None:
     session = st.session_state
     state.init(session)
 
-    base = settings_mod.load()
+    try:
+        base = settings_mod.load()
+    except (ValueError, KeyError) as exc:  # a typo in resultsqa.toml or a RESULTSQA_* variable
+        st.error(f"The settings could not be read: {exc}. Fix the file or variable; "
+                 f"`resultsqa settings` lists every valid setting.", icon=":material/error:")
+        st.stop()
     status = store_status(base)
     choices = sidebar.defaults(base) if embed else sidebar.render(base, status)
     settings = settings_mod.load(backend=choices.backend, model=choices.model, **choices.overrides)

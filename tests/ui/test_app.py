@@ -370,3 +370,10 @@ def test_real_follow_up_reuses_the_previous_question(real_store):
     assert "944,902" in text and "v6.1-csvrow-0105" in text, text  # best llama2-70b-99.9 Server, v6.1
     assert len(vega_specs(at)) >= 1  # a ranking answer has its chart
     assert any(e.label == "How this was computed" for e in at.expander)
+
+
+def test_a_bad_setting_is_a_message_not_a_traceback(monkeypatch):
+    monkeypatch.setenv("RESULTSQA_UI_PORT", "not-a-number")
+    at = app().run()
+    assert not at.exception
+    assert any("settings could not be read" in e.value for e in at.error)
