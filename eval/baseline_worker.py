@@ -73,7 +73,7 @@ def main() -> int:
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--model-name", default="local")
     parser.add_argument("--context-window", type=int, default=4096)
-    parser.add_argument("--max-tokens", type=int, default=256)
+    parser.add_argument("--max-tokens", type=int, default=160)
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -91,7 +91,9 @@ def main() -> int:
                      context_window=args.context_window, max_tokens=args.max_tokens, timeout=600,
                      callback_manager=CallbackManager([counter]))
     df = pd.read_csv(args.csv, low_memory=False)
-    engine = _import_pandas_engine()(df=df, llm=llm, synthesize_response=True, verbose=False,
+    # synthesize_response=False is the engine's default: the answer is the pandas output itself. It
+    # also keeps the long shared prompt prefix (instructions + df.head) in llama.cpp's cache.
+    engine = _import_pandas_engine()(df=df, llm=llm, synthesize_response=False, verbose=False,
                                      callback_manager=CallbackManager([counter]))
     print(json.dumps({"ready": True}), flush=True)
     # One JSON request per stdin line, one JSON answer per stdout line: the parent keeps this
