@@ -45,8 +45,8 @@ _DIFF_NEW = _rx(r"\bnew\b", r"\bnya?\b", r"\bnytt\b", r"\bintroduced\b", r"\badd
 _DIFF_GONE = _rx(r"\bdropped\b", r"\bremoved\b", r"\bretired\b", r"\bno longer\b", r"\bdiscontinued\b",
                  r"\bförsvann\b", r"\btogs bort\b", r"\bslutade\b", r"\bborttagna\b")
 _COUNT = _rx(r"\bhow many\b", r"\bnumber of\b", r"\bhur många\b", r"\bantal(et)?\b", r"\bcount\b")
-_LIST = _rx(r"^\s*(which|what|list|show|name|vilka|lista|visa)\b.{0,40}\b(benchmarks?|submitters?|systems|"
-            r"accelerators|gpus|chips|rounds|scenarios|organi[sz]ations|companies|vendors|inskickare|"
+_LIST = _rx(r"^\s*(which|what|list|show|name|vilka|vilket|lista|visa)\b.{0,40}\b(benchmarks?|submitters?|systems|"
+            r"accelerators|gpus|chips|rounds|scenarios|organi[sz]ations?|compan(y|ies)|vendors|inskickare|företag|"
             r"acceleratorer|rundor|scenarier|företag|organisationer|tillverkare)\b",
             r"^\s*(list|lista)\b", r"^\s*(who|vem|vilka)\b.{0,20}\b(submitted|ran|entered|skickade|körde)\b")
 _WHO = _rx(r"^\s*(who|vem|vilka)\b.{0,20}\b(submitted|ran|entered|skickade|körde)\b")
@@ -64,16 +64,17 @@ _LATENCY = _rx(r"\blatency\b", r"\blatens(en)?\b", r"\bresponse time\b", r"\bsva
 _BEST = _rx(r"\bbest\b", r"\btop\b", r"\bhighest\b", r"\bfastest\b", r"\bleader", r"\bleading\b", r"\bwon\b",
             r"\bwins?\b", r"\bmost\b", r"\bmax", r"\bbäst", r"\bhögst", r"\bsnabbast", r"\btopp", r"\bledde\b",
             r"\bvann\b", r"\blowest latency\b", r"\blägst(a)? latens")
-_WORST = _rx(r"\bworst\b", r"\bslowest\b", r"\blowest\b", r"\bsämst", r"\blångsammast", r"\blägst")
+_WORST = _rx(r"\bworst\b", r"\bslowest\b", r"\blowest\b", r"\bweakest\b", r"\bsvagast", r"\bsämst", r"\blångsammast", r"\blägst")
 _PER_ACC = _rx(r"\bper[- ](accelerator|gpu|chip|card|device)\b", r"\bper-accelerator\b", r"\bnormali[sz]ed\b",
                r"\bper accelerator\b", r"\bper acceleratorkort\b", r"\bper kort\b")
 _SUBMITTER_CTX = _rx(r"\b(by|from|submitted|submitter|submission|av|inskickat|inskickade)\s+$", r"^'s\b", r"^’s\b")
-_SUBMIT_WORDS = _rx(r"\bsubmi(t|ts|tted|tting|ssions?)\b", r"\bskicka(de|t)?\b", r"\binskick")
+_SUBMIT_WORDS = _rx(r"\bsubmi(t|ts|tted|tting|ssions?|tter)\b", r"\bskicka(de|t)?\b", r"\binskick")
 _VENDOR_CTX = _rx(r"^\s*(gpus?|chips?|accelerators?|hardware|silicon|acceleratorer|kort|processors?)\b")
-_FOLLOW = _rx(r"^\s*(and|what about|how about|same|now|then|och|hur är det med|vad sägs om|samma|men)\b",
+_FOLLOW = _rx(r"^\s*(and|what about|how about|same|now|then|och|hur är det med|vad sägs om|samma|men|only|just|"
+              r"bara|endast|enbart)\b",
               r"^\s*(in|for|on|i|för|på)\b.{0,40}\?\s*$")
 _PRONOUN = _rx(r"\b(it|its|that system|the system|this system|they|that one|the winner|den|det|systemet|"
-               r"vinnaren|dess)\b")
+               r"vinnaren|dess)\b", r"^\W*\w+(\W+\w+){0,6}\W+that\b[^\w]*(\w+\W*){0,2}$")
 # Follow-up questions about a field of the previous answer's rows.
 FIELDS: dict[str, re.Pattern[str]] = {
     "number_of_nodes": _rx(r"\bnodes?\b", r"\bnod(er|erna)?\b"),
@@ -83,18 +84,34 @@ FIELDS: dict[str, re.Pattern[str]] = {
     "precision": _rx(r"\b(precision|data ?types?|precision|fp\d|precisionen)\b"),
     "availability": _rx(r"\b(available|availability|tillgänglig)\b"),
     "system_name": _rx(r"\b(which system|what system|system name|vilket system|systemnamn)\b"),
+    "accelerator": _rx(r"\b(hardware|hårdvara|which chip|what chip|vilket chip)\b"),
 }
 _COUNT_TARGETS: list[tuple[re.Pattern[str], str]] = [
-    (_rx(r"\bsubmitters?\b", r"\borgani[sz]ations?\b", r"\bcompanies\b", r"\binskickare\b", r"\bföretag\b",
+    (_rx(r"\bsubmitters?\b", r"\borgani[sz]ations?\b", r"\bcompan(y|ies)\b", r"\binskickare\b", r"\bföretag\b",
          r"\borganisationer\b", r"\bparticipants\b", r"\bdeltagare\b"), "submitter"),
     (_rx(r"\bbenchmarks?\b", r"\btests\b", r"\btester\b"), "benchmark"),
     (_rx(r"\bsystems\b", r"\bsystem\b"), "platform"),
+    (_rx(r"\baccelerator models?\b", r"\bgpu models?\b", r"\bacceleratormodeller\b"), "accelerator"),
     (_rx(r"\baccelerator types\b", r"\bchips\b", r"\baccelerators\b", r"\bacceleratorer\b", r"\bgpus\b"),
      "accelerator_family"),
     (_rx(r"\bvendors\b", r"\btillverkare\b"), "accelerator_vendor"),
     (_rx(r"\bscenarios\b", r"\bscenarier\b"), "scenario"),
     (_rx(r"\brounds\b", r"\brundor\b"), "round"),
 ]
+_POWER_FILTER = _rx(r"\bpower (results?|measurements?|submissions?|runs?|data)\b", r"\bwith power\b",
+                   r"\beffektmätning", r"\beffektresultat", r"\bpower-?(results|submitters)\b")
+_POWER_METRIC = _rx(r"\bwatts?\b", r"\bpower draw", r"\bdrew\b.{0,20}\bpower\b", r"\bpower consumption\b",
+                    r"\bsystem power\b", r"\benergy per\b", r"\beffekt\b", r"\bförbrukning", r"\bdrog\b.{0,20}\beffekt",
+                    r"\bpower\b.{0,30}\b(draw|used|use|consum)", r"\b(most|least|lowest|highest) power\b")
+_EFFICIENCY = _rx(r"\bper watt\b", r"\bperf(ormance)?[- ]per[- ]watt\b", r"\befficien", r"\beffektivitet",
+                  r"\bper W\b")
+_MULTI_NODE = _rx(r"\bmulti[- ]?node\b", r"\bflernods", r"\bflera noder\b")
+_SINGLE_NODE = _rx(r"\bsingle[- ]node\b", r"\bon a single node\b", r"\bone node\b", r"\ben nod\b", r"\benkelnod")
+_PER_ROUND = _rx(r"\beach round\b", r"\bper round\b", r"\bevery round\b", r"\bvarje runda\b", r"\bper runda\b",
+                 r"\bi varje runda\b")
+_NEGATION = re.compile(r"\b(not|excluding|except|without|inte|utom|ej|exkl\.?)\s*$", re.IGNORECASE)
+_DIFF_NOT = _rx(r"\bhad(n't| not)\b", r"\bdid(n't| not)\b", r"\bnot in v", r"\binte (hade|var|fanns)\b",
+                r"\bfor the first time\b", r"\bförsta gången\b")
 _REPLACES = [("accelerator_family", "accelerator_vendor", "accelerator"), ("submitter", "system_name", "platform")]
 SCENARIO_PREFERENCE = ["Offline", "Server", "Interactive", "SingleStream", "MultiStream"]
 _ENTITY_COLUMNS = ("benchmark", "accelerator_family", "accelerator", "accelerator_vendor", "submitter",
@@ -119,13 +136,15 @@ class Parsed:
     side_column: str | None = None  # compare: the column whose values are the sides
     count_column: str | None = None
     round_defaulted: bool = False  # no round named: the latest round with the benchmark was assumed
+    ranges: dict[str, dict[str, float]] = dc_field(default_factory=dict)  # e.g. number_of_nodes {"min": 2}
+    has_power: bool | None = None
 
     def state(self) -> dict[str, Any]:
         """What a follow-up needs from this turn (stored inside Answer.query["parsed"])."""
         return {"intent": self.intent, "explicit": self.explicit, "language": self.language,
                 "metric": self.spec.metric if self.spec else "result",
                 "limit": self.spec.limit if self.spec else None, "side_column": self.side_column,
-                "count_column": self.count_column}
+                "count_column": self.count_column, "ranges": self.ranges, "has_power": self.has_power}
 
 
 def detect_language(text: str) -> str:
@@ -147,6 +166,8 @@ def _choose(matches: list[Match], text: str) -> list[Match]:
     families = [m for m in matches if m.column == "accelerator_family"]
     chosen: list[Match] = []
     for span, group in by_span.items():
+        if _NEGATION.search(text[: span[0]].rstrip("( ")):
+            continue  # "B200, not GB200"
         if len(group) == 1:
             chosen.append(group[0])
             continue
@@ -193,7 +214,8 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
     needs_commentary = bool(_COMMENTARY.search(text))
 
     parsed = Parsed(intent="unknown", spec=None, entities=entities, language=lang,
-                    needs_commentary=needs_commentary, explicit=explicit)
+                    needs_commentary=needs_commentary, explicit=explicit, ranges=_ranges(text),
+                    has_power=True if _POWER_FILTER.search(text) else None)
     if unknown_rounds:
         parsed.status = "no_data"
         parsed.intent = "unknown"
@@ -236,16 +258,18 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
                 merged["round"] = known_rounds
             parsed.explicit = merged
             parsed.followup = True
+            parsed.ranges = {**(previous.get("ranges") or {}), **parsed.ranges}
+            parsed.has_power = parsed.has_power or previous.get("has_power")
             rounds = merged.pop("round", None) or []
             return _build(parsed, text, catalog, previous.get("intent") or "best", merged, rounds,
                           metric=previous.get("metric") or "result",
                           limit=previous.get("limit"), side_column=previous.get("side_column"),
                           count_column=previous.get("count_column"))
 
-    intent = _intent(text, explicit, known_rounds, needs_commentary)
+    intent = _intent(text, explicit, known_rounds, needs_commentary, _two_mentions(parsed))
     if known_rounds:
         parsed.explicit = dict(explicit, round=known_rounds)
-    metric = "result_per_accelerator" if _PER_ACC.search(text) else "result"
+    metric = _metric(text)
     return _build(parsed, text, catalog, intent, explicit, known_rounds, metric=metric)
 
 
@@ -283,22 +307,22 @@ def _is_followup(text: str, explicit: dict[str, list[str]], rounds: list[str]) -
     return bool(_FOLLOW.search(text)) and short and not has_shape and bool(explicit or rounds)
 
 
-def _intent(text: str, explicit: dict[str, list[str]], rounds: list[str], commentary: bool) -> str:
-    if commentary and not _COUNT.search(text):
+def _intent(text: str, explicit: dict[str, list[str]], rounds: list[str], commentary: bool,
+            two_sides: bool = False) -> str:
+    counting = _is_count(text, explicit)
+    if commentary and not counting:
         return "commentary"
-    if _DIFF_NEW.search(text) and ("benchmark" in text.lower() or re.search(r"\b(nya|new)\b", text, re.I)) \
-            and not explicit.get("benchmark") and not _COUNT.search(text):
+    if (_DIFF_NEW.search(text) or (_DIFF_NOT.search(text) and len(rounds) >= 2)) and not explicit.get("benchmark"):
         return "difference"
     if _DIFF_GONE.search(text) and not explicit.get("benchmark"):
         return "difference_gone"
-    if _COUNT.search(text) and not ((_BEST.search(text) or _WORST.search(text) or _TOP_N.search(text))
-                                    and re.search(r"\b(did|does|it|its|used?|det|den|använde)\b", text, re.I)):
+    if counting:
         return "count"
     if _LIST.search(text) and not (_BEST.search(text) or _WORST.search(text)):
         return "list"
     if _TREND.search(text) or (len(rounds) >= 2 and not _COMPARE.search(text)):
         return "trend"
-    if _COMPARE.search(text):
+    if _COMPARE.search(text) or (two_sides and (_BEST.search(text) or _WORST.search(text))):
         return "compare"
     if _TOP_N.search(text) and _top_n(text) > 1:
         return "top"
@@ -323,6 +347,61 @@ def _top_n(text: str) -> int:
     return int(raw) if raw.isdigit() else _NUMBER_WORDS.get(raw, 1)
 
 
+_UNIT_WORDS = re.compile(r"^(tokens?|tokens/s|samples?|queries|watts?|ms|milliseconds?|seconds?|sekunder|times|gånger|"
+                         r"joules?|millijoules?|tasks?)\b", re.I)
+_FIELD_WORDS = re.compile(r"^(nodes?|noder|gpus?|gpu:er|accelerators?|acceleratorer|cpus?|chips?|cores?|kärnor)\b", re.I)
+_ADJECTIVES = {"different", "distinct", "unique", "separate", "individual", "olika", "unika", "skilda"}
+
+
+def _counted_words(text: str) -> list[str]:
+    m = _COUNTED.search(text)
+    if not m:
+        return []
+    return [w for w in m.group(1).split() if w.lower() not in _ADJECTIVES]
+
+
+def _is_count(text: str, explicit: dict[str, list[str]]) -> bool:
+    """"How many submitters/results ..." counts; "how many tokens/s per GPU" and "how many nodes did
+    the best system use" ask for a value of a row."""
+    if not _COUNT.search(text) or _PER_ACC.search(text):
+        return False
+    words = _counted_words(text)
+    if words and _UNIT_WORDS.match(words[0]):
+        return False
+    if words and _FIELD_WORDS.match(words[0]) and (explicit.get("benchmark") or _BEST.search(text)):
+        return False
+    if (_BEST.search(text) or _WORST.search(text) or _TOP_N.search(text)) and re.search(
+            r"\b(did|does|it|its|used?|det|den|använde)\b", text, re.I):
+        return False
+    return True
+
+
+def _metric(text: str) -> str:
+    if _PER_ACC.search(text):
+        return "result_per_accelerator"
+    if _EFFICIENCY.search(text):
+        return "efficiency"
+    if _POWER_METRIC.search(text):
+        return "power"
+    return "result"
+
+
+def _ranges(text: str) -> dict[str, dict[str, float]]:
+    if _MULTI_NODE.search(text):
+        return {"number_of_nodes": {"min": 2}}
+    if _SINGLE_NODE.search(text):
+        return {"number_of_nodes": {"max": 1}}
+    return {}
+
+
+def _round_span(catalog: Catalog, rounds: list[str]) -> list[str]:
+    """"From v4.1 to v6.1" means every round in between, not just the two named."""
+    if len(rounds) < 2:
+        return rounds
+    i, j = catalog.rounds.index(rounds[0]), catalog.rounds.index(rounds[-1])
+    return catalog.rounds[i:j + 1]
+
+
 def _say(parsed: Parsed, en: str, sv: str) -> str:
     return sv if parsed.language == "sv" else en
 
@@ -342,7 +421,7 @@ def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: d
         intent = parsed.intent = "best"
 
     if intent in {"difference", "difference_gone"}:
-        return _difference(parsed, catalog, rounds, gone=intent == "difference_gone")
+        return _difference(parsed, text, catalog, explicit, rounds, gone=intent == "difference_gone")
     if intent == "count":
         return _count(parsed, text, catalog, explicit, rounds, count_column)
     if intent == "list":
@@ -367,7 +446,7 @@ def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: d
 
     # Rounds: trend spans rounds; everything else is one round (latest that has the benchmark).
     if intent == "trend":
-        use_rounds = rounds or catalog.rounds_with(benchmarks)
+        use_rounds = _round_span(catalog, rounds) or catalog.rounds_with(benchmarks)
     elif rounds:
         use_rounds = rounds if (intent == "compare" and len(rounds) > 1) else rounds[-1:]
         if intent == "compare" and len(rounds) > 1:
@@ -385,6 +464,20 @@ def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: d
                                  f"{use_rounds[0]}.", f"Ingen runda angiven: senaste rundan med detta "
                                  f"benchmark används, {use_rounds[0]}."))
 
+    # "Whisper vs Llama 2 70B": each named benchmark is a side (the executor refuses mixed units).
+    bench_mentions = [m for m in parsed.entities if m.column == "benchmark"]
+    if intent == "compare" and len(bench_mentions) >= 2 and side_column in (None, "benchmark"):
+        picked = [_pick_variant(parsed, catalog, list(m.values), use_rounds) for m in bench_mentions]
+        if all(picked):
+            base = {k: v for k, v in explicit.items() if k != "benchmark"}
+            if not base.get("scenario"):
+                scen = _default_scenario(catalog, [p[0] for p in picked], use_rounds, latency=False)
+                if scen:
+                    base["scenario"] = [scen]
+            parsed.side_column = "benchmark"
+            parsed.spec = QuerySpec(op="compare", filters=_filters(base, use_rounds, parsed), metric=metric,
+                                    sides=[Filters(benchmark=p[:1]) for p in picked])
+            return parsed
     # Accuracy variants (llama2-70b-99 / -99.9): keep those run in these rounds, prefer one.
     benchmarks = _pick_variant(parsed, catalog, benchmarks, use_rounds)
     if not benchmarks:
@@ -410,15 +503,18 @@ def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: d
     # The default division (closed) is applied, and stated, by the executor: it also knows when
     # a named system only exists in another division.
 
-    filters = _filters(explicit, use_rounds)
+    filters = _filters(explicit, use_rounds, parsed)
     order = "worst" if intent == "worst" else "best"
+    if metric == "power" and re.search(r"\b(most|highest|largest|mest|högst|max)", text, re.I):
+        order = "worst"  # the most power drawn is the "worst" power figure
     if intent == "compare":
         sides, side_column = _sides(parsed, explicit, use_rounds, side_column)
         if sides:
             base = {k: v for k, v in explicit.items() if k != side_column}
             base_rounds = use_rounds if side_column != "round" else []
             parsed.side_column = side_column
-            parsed.spec = QuerySpec(op="compare", filters=_filters(base, base_rounds), metric=metric, sides=sides)
+            parsed.spec = QuerySpec(op="compare", filters=_filters(base, base_rounds, parsed), metric=metric,
+                                    sides=sides)
             return parsed
         intent = parsed.intent = "best"
     if intent == "trend":
@@ -431,10 +527,15 @@ def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: d
     return parsed
 
 
-def _filters(explicit: dict[str, list[str]], rounds: list[str]) -> Filters:
+def _filters(explicit: dict[str, list[str]], rounds: list[str], parsed: Parsed | None = None) -> Filters:
     data: dict[str, Any] = {k: v for k, v in explicit.items() if k in Filters.model_fields and v}
     if rounds:
         data["round"] = list(rounds)
+    if parsed is not None:
+        for col, bounds in parsed.ranges.items():
+            data[col] = Range(**bounds)
+        if parsed.has_power:
+            data["has_power"] = True
     return Filters(**data)
 
 
@@ -508,8 +609,10 @@ def _count(parsed: Parsed, text: str, catalog: Catalog, explicit: dict[str, list
            count_column: str | None) -> Parsed:
     target = count_column or _count_target(text)
     parsed.count_column = target
-    group = None if rounds else ["round"]
-    filters = _filters(explicit, rounds)
+    per_round = not rounds or len(rounds) >= 2 or bool(_PER_ROUND.search(text))
+    rounds = _round_span(catalog, rounds)
+    group = ["round"] if per_round else None
+    filters = _filters(explicit, rounds, parsed)
     if target in {None, "round"} or (target == "platform" and re.search(r"\bresults?\b|\bresultat\b", text, re.I)):
         target = None if target != "round" else "round"
     if target and target != "round":
@@ -529,11 +632,13 @@ _COUNTED = re.compile(r"\b(?:how many|hur många|number of|antal(?:et)?(?: av)?)
 def _count_target(text: str) -> str | None:
     """What "how many X" counts: the words right after "how many" decide ("how many results are
     on NVIDIA GPUs" counts results), then the rest of the question."""
-    m = _COUNTED.search(text)
-    if m:
-        head = m.group(1)
-        if re.search(r"\b(results?|resultat|rows|rader|submissions?)\b", head, re.I) and not re.search(
-                r"\b(submitters?|inskickare|systems?|benchmarks?)\b", head.split()[0], re.I):
+    words = _counted_words(text)
+    if words:
+        first_hit = next((col for rx, col in _COUNT_TARGETS if rx.search(" ".join(words[:2]))), None)
+        if first_hit and not re.match(r"(results?|resultat)\b", words[0], re.I):
+            return first_hit
+        head = " ".join(words)
+        if re.search(r"\b(results?|resultat|rows|rader|submissions?)\b", head, re.I):
             return None
         hit = next((col for rx, col in _COUNT_TARGETS if rx.search(head)), None)
         if hit:
@@ -550,12 +655,15 @@ def _list(parsed: Parsed, text: str, catalog: Catalog, explicit: dict[str, list[
         rounds = [catalog.latest_round] if catalog.latest_round else []
         parsed.notes.append(_say(parsed, f"No round named: using the latest round, {rounds[0]}.",
                                  f"Ingen runda angiven: senaste rundan används, {rounds[0]}."))
-    parsed.spec = QuerySpec(op="aggregate", filters=_filters(explicit, rounds), aggregate="count",
+    if target == "platform":
+        target = "system_name"  # people read system names, not folder ids
+    parsed.spec = QuerySpec(op="aggregate", filters=_filters(explicit, rounds, parsed), aggregate="count",
                             group_by=[target], limit=1000)
     return parsed
 
 
-def _difference(parsed: Parsed, catalog: Catalog, rounds: list[str], *, gone: bool) -> Parsed:
+def _difference(parsed: Parsed, text: str, catalog: Catalog, explicit: dict[str, list[str]], rounds: list[str], *,
+                gone: bool) -> Parsed:
     target = rounds[-1] if rounds else catalog.latest_round
     before = rounds[0] if len(rounds) >= 2 else catalog.previous_round(target or "")
     if not target or not before:
@@ -567,7 +675,11 @@ def _difference(parsed: Parsed, catalog: Catalog, rounds: list[str], *, gone: bo
         parsed.notes.append(_say(parsed, f"No round named: using the latest round, {target}.",
                                  f"Ingen runda angiven: senaste rundan används, {target}."))
     first, second = (before, target) if gone else (target, before)
-    parsed.spec = QuerySpec(op="difference", column="benchmark", filters=Filters(round=[first]),
+    column = next((col for rx, col in _COUNT_TARGETS if rx.search(text) and col != "round"), "benchmark")
+    if column == "platform":
+        column = "system_name"
+    parsed.count_column = column
+    parsed.spec = QuerySpec(op="difference", column=column, filters=_filters(explicit, [first], parsed),
                             other=Filters(round=[second]), limit=1000)
     parsed.intent = "difference"
     parsed.explicit = {"round": [target], "_before": [before]}
