@@ -84,6 +84,9 @@ SETTINGS: list[Setting] = [
     Setting("context_window", 4096, "Context window passed to local models.", int),
     Setting("history_tokens", 1000, "Token budget for earlier turns kept in a conversation.", int),
     Setting("retrieval_k", 4, "Commentary passages retrieved per question.", int),
+    Setting("llm_threads", 2,
+            "CPU threads for an in-process model (llamacpp); 1 is much faster when other work shares the cores.",
+            int),
     Setting("agent_mode", "schema",
             "How the agent drives a model: schema (JSON-schema routing, for small local models) or tools "
             "(native tool calling, for models that support it)."),

@@ -98,10 +98,10 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def llama_server():
+def llama_server(model_settings):
     port = _free_port()
     proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(MODEL), "--host", "127.0.0.1",
-                             "--port", str(port), "--n_threads", "2", "--n_ctx", "4096"],
+                             "--port", str(port), "--n_threads", str(model_settings.llm_threads), "--n_ctx", "4096"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/v1"
     try:
@@ -139,7 +139,8 @@ def test_ollama_path_against_the_standin(model_settings, results_table):
     from tests.helpers.ollama_standin import LlamaCppResponder, OllamaStandin
 
     gold = _gold(results_table, "v6.1", "llama2-70b-99.9", "Offline")
-    with OllamaStandin(LlamaCppResponder(str(MODEL)), models=["qwen2.5-coder:0.5b"]) as server:
+    responder = LlamaCppResponder(str(MODEL), int(model_settings.context_window), int(model_settings.llm_threads))
+    with OllamaStandin(responder, models=["qwen2.5-coder:0.5b"]) as server:
         settings = settings_mod.load(**{**model_settings, "ollama_host": server.url})
         pieces = list(service.ask_stream(EXACT, settings=settings, backend="ollama", model="qwen2.5-coder:0.5b"))
     answer = pieces[-1]

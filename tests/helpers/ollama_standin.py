@@ -32,10 +32,10 @@ def hash_embedding(text: str, dim: int = 64) -> list[float]:
 class LlamaCppResponder:
     """Forwards chats to a GGUF model in process (the same real model the other paths use)."""
 
-    def __init__(self, model_path: str, n_ctx: int = 4096) -> None:
+    def __init__(self, model_path: str, n_ctx: int = 4096, n_threads: int = 2) -> None:
         from assistant.backends.llamacpp import load_llama
 
-        self.llama = load_llama(model_path, n_ctx)
+        self.llama = load_llama(model_path, n_ctx, n_threads)
         self.lock = threading.Lock()
 
     def __call__(self, messages: list[dict[str, Any]], format: Any, tools: Any,
