@@ -30,7 +30,8 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
     parsed = parse(question, catalog, previous=previous)
 
     if parsed.status == "no_data":
-        return _no_data(question, parsed.message, parsed.notes, {"parsed": parsed.state()})
+        answer = _commentary_only_round(question, parsed, engine, catalog)
+        return answer or _no_data(question, parsed.message, parsed.notes, {"parsed": parsed.state()})
     if parsed.intent == "field":
         return compose.field_answer(question, parsed.field or "", conversation.last_rows, parsed.language,
                                     conversation.last_query)
@@ -70,6 +71,24 @@ def _earlier_round(engine: Any, spec: Any, parsed: Any) -> Any:
                                 f"Inget matchande resultat i {', '.join(sorted(tried))}; senaste rundan med ett är {rnd}.")
             return result
     return None
+
+
+def _commentary_only_round(question: str, parsed: Any, engine: Any, catalog: Any) -> Answer | None:
+    """A round with commentary but no results table (v5.0): what the documents say, clearly
+    marked as commentary, instead of a flat "no data"."""
+    from assistant.compose import compose_commentary
+
+    _, unknown = catalog.round_mentions(question)
+    if not unknown or not parsed.needs_commentary:
+        return None
+    passages = [p for p in _passages(question, engine, unknown) if set(p.rounds) & set(unknown)]
+    if not passages:
+        return None
+    answer = compose_commentary(question, passages, parsed)
+    answer.notes.insert(0, parsed.message + (" Svaret bygger bara på kommentarer." if parsed.language == "sv" else
+                                             " This answer is from commentary only."))
+    answer.query = {"parsed": parsed.state()}
+    return answer
 
 
 def _passages(question: str, engine: Any, rounds: list[str] | None) -> list:

@@ -34,15 +34,28 @@ _SV_WORDS = re.compile(
     r"scenariot|per|snabbast|sämst|i|på|för|med)\b", re.IGNORECASE)
 _SV_STRONG = re.compile(r"[åäö]|\b(vilket|vilken|vilka|hur|och|varför|vad|jämför|senaste|rundan|hade)\b", re.I)
 
+# Questions only documents can answer ("why ...") vs. questions that cite a document about a
+# figure the table can check ("NVIDIA claims X on DLRMv3 Offline; does the table agree?").
+_WHY = _rx(r"\bwhy\b", r"\bvarför\b", r"\bexplain", r"\bförklara", r"\bwhat does\b.{1,60}\bmean\b")
+_SOURCE_STRONG = _rx(r"\baccording to\b", r"\benligt\b", r"\bpress release\b", r"\bpressmeddelande",
+                     r"\bblog", r"\barticle\b", r"\bartikel", r"\bwhat did .{1,60}\b(say|write|announce)\b",
+                     r"\bvad (sa|säger|skrev|skriver)\b", r"\bper [A-Z][\w]+['’]s\b", r"\bwho (is|was) quoted\b")
+_TABLE_CUE = _rx(r"\btable\b", r"\btabell", r"\bofficial (results?|data)\b", r"\bofficiella\b",
+                 r"\b(does|do) the (table|data|results) agree\b", r"\bstämmer\b", r"\bis it true\b", r"\bstämmer det\b")
+_SOURCE_WEAK = _rx(r"\breport(s|ed)?\b", r"\buppg(av|er)\b", r"\bdescrib(e|es|ed)\b", r"\bbeskr(ev|iver)\b",
+                   r"\bmention", r"\bnämn", r"\bquoted\b", r"\bciter", r"\bgive[s]?\b.{0,30}\bfor\b", r"\bsays?\b",
+                   r"\bsäger\b", r"\bskriver\b", r"\bwrites?\b", r"\blists\b")
 _COMMENTARY = _rx(r"\bwhy\b", r"\bvarför\b", r"\bwhat did .{1,60}\b(say|claim|write|report|announce)",
                   r"according to", r"\benligt\b", r"\bclaims?\b", r"\bclaimed\b", r"\bpåst[åo]", r"\bhävd",
                   r"\bvad (sa|säger|skrev|skriver|menar)\b", r"\bcommentary\b", r"\banalysts?\b",
                   r"press release", r"\bexplain", r"\bförklara", r"\bwhat is\b.{0,40}\b(benchmark|mlperf|round)\b\??$",
                   r"\bwhat does\b.{1,60}\bmean\b", r"\bhighlights?\b", r"\btakeaways?\b", r"\bsummar(y|ise|ize)\b",
-                  r"\bsammanfatt", r"\bnyheter\b", r"\bnews\b", r"\bannounce")
+                  r"\bsammanfatt", r"\bnyheter\b", r"\bnews\b", r"\bannounce", r"\bblog", r"\bartic",
+                  r"\bartikel", r"\bdigest\b", r"\bper [A-Z][\w]+'s\b")
 _DIFF_NEW = _rx(r"\bnew\b", r"\bnya?\b", r"\bnytt\b", r"\bintroduced\b", r"\badded\b", r"\bdebut", r"\bfirst time\b",
                 r"\btillkom", r"\binförd")
-_DIFF_GONE = _rx(r"\bdropped\b", r"\bremoved\b", r"\bretired\b", r"\bno longer\b", r"\bdiscontinued\b",
+_DIFF_GONE = _rx(r"\bdropped\b", r"\bremoved\b", r"\b(did not|didn't|not) (come back|return)", r"\bkom inte tillbaka",
+                 r"\bdropped out\b", r"\bretired\b", r"\bno longer\b", r"\bdiscontinued\b",
                  r"\bförsvann\b", r"\btogs bort\b", r"\bslutade\b", r"\bborttagna\b")
 _COUNT = _rx(r"\bhow many\b", r"\bnumber of\b", r"\bhur många\b", r"\bantal(et)?\b", r"\bcount\b")
 _LIST = _rx(r"^\s*(which|what|list|show|name|vilka|vilket|lista|visa)\b.{0,40}\b(benchmarks?|submitters?|systems|"
@@ -211,7 +224,7 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
     known_rounds = [r for r in catalog.rounds if r in known_rounds]  # oldest first
     entities = _choose(matches, text)
     explicit = _explicit_filters(entities)
-    needs_commentary = bool(_COMMENTARY.search(text))
+    needs_commentary = bool(_COMMENTARY.search(text) or _SOURCE_WEAK.search(text))
 
     parsed = Parsed(intent="unknown", spec=None, entities=entities, language=lang,
                     needs_commentary=needs_commentary, explicit=explicit, ranges=_ranges(text),
@@ -310,12 +323,14 @@ def _is_followup(text: str, explicit: dict[str, list[str]], rounds: list[str]) -
 def _intent(text: str, explicit: dict[str, list[str]], rounds: list[str], commentary: bool,
             two_sides: bool = False) -> str:
     counting = _is_count(text, explicit)
-    if commentary and not counting:
+    if _WHY.search(text) or (_SOURCE_STRONG.search(text) and not _TABLE_CUE.search(text)):
         return "commentary"
-    if (_DIFF_NEW.search(text) or (_DIFF_NOT.search(text) and len(rounds) >= 2)) and not explicit.get("benchmark"):
-        return "difference"
+    if commentary and not counting and not explicit.get("benchmark"):
+        return "commentary"
     if _DIFF_GONE.search(text) and not explicit.get("benchmark"):
         return "difference_gone"
+    if (_DIFF_NEW.search(text) or (_DIFF_NOT.search(text) and len(rounds) >= 2)) and not explicit.get("benchmark"):
+        return "difference"
     if counting:
         return "count"
     if _LIST.search(text) and not (_BEST.search(text) or _WORST.search(text)):
