@@ -183,3 +183,33 @@ def test_conversation_history_keeps_newest_turns_within_budget():
     short = conv.history(budget=250)
     assert [m["content"] for m in short if m["role"] == "user"] == ["question 2"]
     assert conv.history(budget=5) == []
+
+
+# Gold below read by hand from the all-rounds CSV with pandas (groupby/filters), see the module docstring.
+def test_per_round_counts_span_the_named_rounds(engine):
+    a = ask(engine, "How many submitters did each round have, from v4.1 to v6.1?")
+    assert [(v.label, v.value) for v in a.values] == [("v4.1", 22.0), ("v5.1", 32.0), ("v6.0", 25.0), ("v6.1", 33.0)]
+
+
+def test_multi_node_and_preview_counts(engine):
+    assert ask(engine, "How many v6.1 results came from multi-node systems?").values[0].value == 112.0
+    assert ask(engine, "How many v6.1 results are from preview (not yet available) systems?").values[0].value == 8.0
+
+
+def test_power_questions(engine):
+    assert ask(engine, "How many results with power measurements are in v4.1?").values[0].value == 31.0
+    a = ask(engine, "Which ResNet-50 Offline system drew the least power in v4.1 (closed), and how many watts?")
+    assert a.values[0].value == pytest.approx(398.3299847793) and a.values[0].result_ids == ["v4.1-0068"]
+    # v6.1 has no power results: say so, never a throughput number instead.
+    assert ask(engine, "What was the power consumption of the best Llama 2 70B system in v6.1?").status == "no_data"
+
+
+def test_comparing_different_units_is_refused(engine):
+    a = ask(engine, "Is Whisper Offline in v6.1 faster than Llama 2 70B Offline? Compare their best results directly.")
+    assert a.status == "no_data" and "unit" in a.answer and not a.values
+
+
+def test_new_submitters_between_rounds(engine):
+    a = ask(engine, "Which organisations were new in v6.1 compared with v6.0?")
+    assert a.query["op"] == "difference" and a.query["column"] == "submitter"
+    assert "Crusoe" in a.answer and "Wiwynn" in a.answer and "NVIDIA" not in a.answer

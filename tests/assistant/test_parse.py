@@ -263,3 +263,35 @@ def test_unknown_organisation_is_no_data(catalog, question, name):
 def test_known_submitter_after_by_is_a_filter(catalog):
     p = parse("Best Llama 2 70B result by CoreWeave in v6.1", catalog)
     assert p.status == "ok" and p.spec.filters.submitter == ["CoreWeave"]
+
+
+def test_negated_entity_is_not_a_filter(catalog):
+    p = parse("Best Llama 2 70B Offline result on B300, not GB300, in v6.1", catalog)
+    assert p.spec.filters.accelerator_family == ["B300"]
+
+
+def test_single_and_multi_node_become_ranges(catalog):
+    p = parse("Best single-node Llama 2 70B Offline result in v6.1", catalog)
+    assert p.spec.filters.number_of_nodes.max == 1 and p.spec.filters.number_of_nodes.min is None
+    q = parse("How many multi-node results are in v6.1?", catalog)
+    assert q.spec.filters.number_of_nodes.min == 2
+
+
+def test_power_and_efficiency_metrics(catalog):
+    assert parse("Which Llama 2 70B Offline system drew the least power in v6.0?", catalog).spec.metric == "power"
+    most = parse("Which Llama 2 70B Offline system drew the most power in v6.0?", catalog)
+    assert most.spec.metric == "power" and most.spec.order == "worst"
+    assert parse("Best Llama 2 70B Offline tokens per watt in v6.0", catalog).spec.metric == "efficiency"
+    assert parse("How many power results are in v6.0?", catalog).spec.filters.has_power is True
+
+
+def test_document_cues_route_to_commentary_unless_the_table_is_asked(catalog):
+    doc = parse("What limits does the Llama 2 70B Interactive test set, according to IEEE Spectrum?", catalog)
+    assert doc.intent == "commentary"
+    check = parse("NVIDIA claims 1,000,000 tokens/s on gpt-oss-120b Offline in v6.1. Does the table agree?", catalog)
+    assert check.spec is not None and check.needs_commentary
+
+
+def test_trend_between_two_named_rounds_covers_the_rounds_between(catalog):
+    p = parse("How did the best gpt-oss-120b Offline result develop from v6.0 to v6.1?", catalog)
+    assert p.spec.op == "trend" and p.spec.filters.round == ["v6.0", "v6.1"]
