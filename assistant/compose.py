@@ -419,8 +419,10 @@ def _compose_trend(question: str, result: Any, parsed: Any) -> Answer:
     notes: list[str] = []
     if len(values) >= 2 and values[0].value:
         change = (values[-1].value - values[0].value) / values[0].value * 100
-        text += (f" Change {values[0].label}→{values[-1].label}: {change:+.1f}% (derived)." if lang != "sv" else
-                 f" Förändring {values[0].label}→{values[-1].label}: {change:+.1f} % (härlett).")
+        factor = values[-1].value / values[0].value
+        text += (f" Change {values[0].label}→{values[-1].label}: {change:+.1f}% (×{factor:.2f}; derived)."
+                 if lang != "sv" else
+                 f" Förändring {values[0].label}→{values[-1].label}: {change:+.1f} % (×{factor:.2f}; härlett).")
         notes.append("the change in percent is derived from the two cited results; systems may differ between rounds")
     if len(rows) == 1:
         text += (" Only one round has a matching result." if lang != "sv" else

@@ -74,7 +74,7 @@ def test_trend_is_a_line_with_derived_change():
     spec = QuerySpec(op="trend")
     a = compose("q", QueryResult(spec=spec, rows=r, unit="Tokens/s", by_round=[{"round": "v6.0"}, {"round": "v6.1"}]))
     assert a.chart["type"] == "line" and a.chart["x"] == ["v6.0", "v6.1"]
-    assert "+50.0%" in a.answer and "derived" in a.answer
+    assert "+50.0%" in a.answer and "×1.50" in a.answer and "derived" in a.answer
 
 
 def test_count_and_group_counts():
