@@ -45,6 +45,8 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
         return _spec_error(question, exc, parsed)
     if result.empty and parsed.round_defaulted and spec.op == "rows":
         result = _earlier_round(engine, spec, parsed) or result
+    if parsed.claimed and spec.op == "rows":
+        result = _claim_check(engine, spec, parsed) or result
     answer = compose.compose(question, result, parsed)
     if parsed.needs_commentary and answer.status == "answered":
         passages = _passages(question, engine, spec.filters.round)
@@ -89,6 +91,37 @@ def _commentary_only_round(question: str, parsed: Any, engine: Any, catalog: Any
                                              " This answer is from commentary only."))
     answer.query = {"parsed": parsed.state()}
     return answer
+
+
+def _claim_check(engine: Any, spec: Any, parsed: Any) -> Any:
+    """A question quoting a figure ("StorageReview lists 1,046,150 tokens/s as NVIDIA's top result")
+    is checked against the rows with that exact value, whoever submitted them: the claim's
+    attribution is what is being checked, so it must not filter the search."""
+    loose = spec.filters.model_copy(update={"submitter": None, "accelerator_vendor": None,
+                                            "accelerator_family": None, "system_name": None, "platform": None})
+    wide = engine.execute(spec.model_copy(update={"filters": loose, "limit": 1000, "dedupe": False}))
+    if wide.empty:
+        return None
+    values = wide.rows["result"].astype(float)
+    for claim in parsed.claimed:
+        hit = wide.rows[(values - claim).abs() <= max(abs(claim) * 1e-6, 1e-9)]
+        if len(hit):
+            from assistant.semantics import describe_caveats
+
+            stale = set(describe_caveats(wide.rows))  # caveats of the wide search, not of the hit
+            wide.rows = hit.head(5)
+            wide.notes = [n for n in wide.notes if n not in stale] + describe_caveats(wide.rows)
+            parsed.intent = "lookup"
+            parsed.notes.append((f"The quoted figure {claim:,.0f} matches the table exactly (row "
+                                 f"{hit.iloc[0]['result_id']})." if parsed.language != "sv" else
+                                 f"Den citerade siffran {claim:,.0f} finns exakt i tabellen (rad "
+                                 f"{hit.iloc[0]['result_id']})."))
+            return wide
+    parsed.notes.append(f"No result in the table equals the quoted figure(s) "
+                        f"{', '.join(f'{c:,.0f}' for c in parsed.claimed)}; the best matching result is shown."
+                        if parsed.language != "sv" else
+                        f"Inget resultat i tabellen är lika med den citerade siffran; bästa matchande resultat visas.")
+    return None
 
 
 def _passages(question: str, engine: Any, rounds: list[str] | None) -> list:

@@ -151,6 +151,7 @@ class Parsed:
     round_defaulted: bool = False  # no round named: the latest round with the benchmark was assumed
     ranges: dict[str, dict[str, float]] = dc_field(default_factory=dict)  # e.g. number_of_nodes {"min": 2}
     has_power: bool | None = None
+    claimed: list[float] = dc_field(default_factory=list)  # figures quoted in the question ("claims 104,637")
 
     def state(self) -> dict[str, Any]:
         """What a follow-up needs from this turn (stored inside Answer.query["parsed"])."""
@@ -228,7 +229,7 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
 
     parsed = Parsed(intent="unknown", spec=None, entities=entities, language=lang,
                     needs_commentary=needs_commentary, explicit=explicit, ranges=_ranges(text),
-                    has_power=True if _POWER_FILTER.search(text) else None)
+                    has_power=True if _POWER_FILTER.search(text) else None, claimed=claimed_numbers(text))
     if unknown_rounds:
         parsed.status = "no_data"
         parsed.intent = "unknown"
@@ -366,6 +367,15 @@ _UNIT_WORDS = re.compile(r"^(tokens?|tokens/s|samples?|queries|watts?|ms|millise
                          r"joules?|millijoules?|tasks?)\b", re.I)
 _FIELD_WORDS = re.compile(r"^(nodes?|noder|gpus?|gpu:er|accelerators?|acceleratorer|cpus?|chips?|cores?|kärnor)\b", re.I)
 _ADJECTIVES = {"different", "distinct", "unique", "separate", "individual", "olika", "unika", "skilda"}
+
+
+_CLAIMED = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{4,}(?:\.\d+)?)(?![\w,]|\.\d)")
+
+
+def claimed_numbers(text: str) -> list[float]:
+    """Result-sized figures quoted in a question ("1,046,150 tokens/s"): thousands-grouped or 4+ digits,
+    so model sizes (70B), rounds (6.1) and GPU counts (512) are not mistaken for claims."""
+    return [float(m.group(1).replace(",", "")) for m in _CLAIMED.finditer(text)]
 
 
 def _counted_words(text: str) -> list[str]:

@@ -213,3 +213,14 @@ def test_new_submitters_between_rounds(engine):
     a = ask(engine, "Which organisations were new in v6.1 compared with v6.0?")
     assert a.query["op"] == "difference" and a.query["column"] == "submitter"
     assert "Crusoe" in a.answer and "Wiwynn" in a.answer and "NVIDIA" not in a.answer
+
+
+def test_quoted_figure_is_checked_against_the_table_whoever_is_named(engine):
+    # By hand (awk on the v6.0 CSV): 1046150 gpt-oss-120b is Nebius 6.0-0081; 104637 dlrm-v3 is NVIDIA GB200 6.0-0075.
+    a = ask(engine, "StorageReview lists 1,046,150 tokens/s as NVIDIA's top GPT-OSS-120B Offline result in v6.0. "
+                    "Which submitter holds that result in the table?")
+    assert a.values[0].value == 1046150.0 and a.values[0].result_ids == ["6.0-0081"] and "Nebius" in a.answer
+    b = ask(engine, "NVIDIA claims 104,637 samples/s on DLRMv3 Offline in v6.0. Does the table agree?")
+    assert b.values[0].result_ids == ["6.0-0075"] and any("matches the table exactly" in n for n in b.notes)
+    c = ask(engine, "Someone says 999,999 tokens/s on Llama 2 70B Offline in v6.1. True?")
+    assert c.values[0].value == 1136100.0 and any("No result in the table equals" in n for n in c.notes)

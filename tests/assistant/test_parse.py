@@ -295,3 +295,11 @@ def test_document_cues_route_to_commentary_unless_the_table_is_asked(catalog):
 def test_trend_between_two_named_rounds_covers_the_rounds_between(catalog):
     p = parse("How did the best gpt-oss-120b Offline result develop from v6.0 to v6.1?", catalog)
     assert p.spec.op == "trend" and p.spec.filters.round == ["v6.0", "v6.1"]
+
+
+def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
+    from assistant.parse import claimed_numbers
+
+    assert claimed_numbers("StorageReview lists 1,046,150 tokens/s for gpt-oss-120b in v6.1 on 512 GPUs") == [1046150.0]
+    assert claimed_numbers("Llama 2 70B at 12345.5 samples/s") == [12345.5]
+    assert claimed_numbers("Llama 3.1 8B in v6.1 with 72 GPUs") == []
