@@ -13,6 +13,7 @@ Only the standard library is imported at top level (the `status` command and the
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import os
 import tomllib
@@ -233,6 +234,8 @@ def _download(url: str, target: Path, source: Source, rel: str, max_mb: int, pro
             _check_size(url, size, max_mb)
             _verify(url, source, rel, digest.hexdigest())
             os.replace(part, target)
+        except (OSError, http.client.HTTPException) as exc:
+            raise SourceError(url, f"download interrupted after {size} bytes ({exc.__class__.__name__})") from None
         finally:
             part.unlink(missing_ok=True)
         meta = {"url": url, "sha256": digest.hexdigest(), "size": size,
