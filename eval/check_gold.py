@@ -138,7 +138,9 @@ def compute(check: dict[str, Any], rows: list[dict[str, Any]], data: Path = DEFA
         n = len(select(rows, check.get("filters", {})))
         return {"value": float(n), "texts": [], "rows": n}
     if op in ("nunique", "values"):
-        values = sorted({str(r.get(field)) for r in select(rows, check.get("filters", {}))})
+        # case-insensitive, like setdiff: `Nvidia B300-SXM-270GB` and `NVIDIA B300-SXM-270GB` are one name
+        seen = {str(r.get(field)).lower(): str(r.get(field)) for r in select(rows, check.get("filters", {}))}
+        values = sorted(seen.values())
         return {"value": float(len(values)), "texts": values, "rows": len(values)}
     if op == "setdiff":
         # case-insensitive: `ORACLE` (v6.0) and `Oracle` (v6.1) are the same submitter

