@@ -95,6 +95,7 @@ ANSWER_SYSTEM = (
 )
 
 LANGUAGES = {"en": "English", "sv": "Swedish"}
+SUMMARY_CHARS = 900  # the deterministic summary shown to the model (prompt budget ~1,500 tokens per question)
 
 # --- numbers: what the model may state ------------------------------------------------------
 
@@ -544,13 +545,17 @@ class Agent:
             return results, deterministic, table_text, None
         language = LANGUAGES.get(getattr(parsed, "language", None) or "en", "English")
         parts = [f"Question: {question}", "TOOL RESULTS:"]
+        hybrid = len(results) > 1
         for r in results:
             if r.name == "search_commentary":
-                parts.append(f"search_commentary:\n{_document_block(r.passages)}")
+                parts.append(f"search_commentary:\n{_document_block(r.passages, 350 if hybrid else 500)}")
             else:
+                if hybrid and "rows" in r.content:  # table + documents: fewer rows keep the prompt in budget
+                    r.content["rows"] = r.content["rows"][:3]
                 parts.append(f"{r.name}: {r.text()}")
         if table_text:
-            parts.append(f"Checked summary (correct, from our code): {table_text}")
+            summary = table_text if len(table_text) <= SUMMARY_CHARS else table_text[:SUMMARY_CHARS].rsplit(" ", 1)[0] + " …"
+            parts.append(f"Checked summary (correct, from our code): {summary}")
         budget = min(int(self.settings.history_tokens), 400)
         messages = [{"role": "system", "content": ANSWER_SYSTEM.format(language=language)},
                     *_history_messages(conversation, budget),

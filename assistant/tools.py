@@ -101,7 +101,7 @@ def summarize_result(result: Any) -> dict[str, Any]:
     if result.by_round:
         out["by_round"] = [{k: _clean(v) for k, v in r.items() if k in ROW_COLUMNS or k in ("round", "value")}
                            for r in result.by_round[:10]]
-    if spec.op in ("rows", "compare", "trend") or not (result.items or result.value is not None):
+    if spec.op == "rows":  # compare shows its sides, trend its rounds, aggregate its groups
         out["rows"] = compact_rows(rows, extra)
     if result.notes:
         out["notes"] = list(result.notes)
