@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from eval import check_gold
-from eval.questions import GOLD_PATH
+from eval.questions import GOLD_PATH, HELDOUT_PATH
 
 
 @pytest.fixture(scope="module")
@@ -22,8 +22,9 @@ def raw_rows(shared_data):
     return check_gold.load_raw(shared_data)
 
 
-def test_every_gold_answer_is_verified_against_the_raw_files(shared_data):
-    failures = check_gold.check_file(GOLD_PATH, shared_data)
+@pytest.mark.parametrize("path", [GOLD_PATH, HELDOUT_PATH], ids=["gold", "heldout"])
+def test_every_gold_answer_is_verified_against_the_raw_files(shared_data, path):
+    failures = check_gold.check_file(path, shared_data)
     assert failures == {}
 
 
