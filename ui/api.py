@@ -413,8 +413,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
                 answer, state = await cached_answer(question, scope, entry.conversation)
                 response.headers["X-Answer-Cache"] = state
             else:
-                answer = await answer_work(service.ask, question, conversation=entry.conversation,
-                                                 scope=scope)
+                answer = await answer_work(service.ask, question, conversation=entry.conversation, scope=scope)
             entry.turns += 1
         return {**answer.to_json(), "conversation_id": cid}
 
