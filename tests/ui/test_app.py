@@ -377,3 +377,17 @@ def test_a_bad_setting_is_a_message_not_a_traceback(monkeypatch):
     at = app().run()
     assert not at.exception
     assert any("settings could not be read" in e.value for e in at.error)
+
+
+def test_index_button_builds_the_store_and_the_chat_becomes_ready(tmp_path, monkeypatch, shared_data):
+    monkeypatch.setenv("RESULTSQA_STORE", str(tmp_path / "store"))
+    monkeypatch.setenv("RESULTSQA_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("RESULTSQA_DATA", str(shared_data))
+    monkeypatch.setenv("RESULTSQA_EMBEDDER", "hash")  # the fast test embedder: this is about the button
+    at = app().run()
+    at.button(key="ingest_main").click().run(timeout=600)
+    assert not at.exception
+    assert any("3,397 result rows" in m.value for m in at.markdown), texts(at)  # README: all four rounds
+    at.run()
+    assert "**Result rows:** 3,397" in "\n".join(m.value for m in at.sidebar.markdown)
+    assert [b for b in at.button if b.key and b.key.startswith("example-")]  # first screen is back
