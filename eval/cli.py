@@ -84,10 +84,13 @@ def run_eval(args: argparse.Namespace, settings: Any) -> int:
     print(f"answers: {out}")
     if args.report:
         baseline = read_answers(args.baseline) if args.baseline else None
-        if baseline is not None:
-            ids = {r["id"] for r in records}
-            baseline = [r for r in baseline if r["id"] in ids]
-        for path in write_report(records, args.report, baseline=baseline, title=f"resultsqa eval ({backend})"):
+        shown, title = records, f"resultsqa eval ({backend})"
+        if baseline is not None:  # side by side only on the questions both runs answered
+            common = {r["id"] for r in records} & {r["id"] for r in baseline}
+            shown = [r for r in records if r["id"] in common]
+            baseline = [r for r in baseline if r["id"] in common]
+            title += f" vs baseline (questions answered by both: {len(common)})"
+        for path in write_report(shown, args.report, baseline=baseline, title=title):
             print(f"report: {path}")
     threshold = _threshold(args.min_accuracy)
     if threshold is not None and summary["accuracy"] < threshold:

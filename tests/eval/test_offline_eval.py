@@ -80,15 +80,22 @@ def test_cli_runs_a_users_own_file_and_gates(eval_settings, tmp_path):
          "expected": {"kind": "refusal"}},
     ]) + "\n")
     out = tmp_path / "answers.jsonl"
+    baseline = tmp_path / "baseline.jsonl"
+    baseline.write_text(json.dumps({"id": "my-1", "answer": "no idea", "status": "answered",
+                                    "score": {"pass": False, "why": "x"}, "eval": {"kind": "number"}}) + "\n")
     env = dict(os.environ, HF_HUB_OFFLINE="1")
     cmd = [sys.executable, "-m", "assistant.cli", "eval", "--questions", str(questions), "--backend", "offline",
            "--store", eval_settings.store, "--data", eval_settings.data, "--out", str(out),
-           "--report", str(tmp_path / "rep"), "--quiet"]
+           "--report", str(tmp_path / "rep"), "--baseline", str(baseline), "--quiet"]
     done = subprocess.run(cmd + ["--min-accuracy", "0.3"], capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "offline:" in done.stdout and (tmp_path / "rep" / "report.html").is_file()
     records = read_answers(out)
     assert sorted(r["id"] for r in records) == ["my-1", "my-2", "my-3"]
+    report = (tmp_path / "rep" / "report.md").read_text()
+    mine = next(r for r in records if r["id"] == "my-1")["score"]["pass"]
+    assert "questions answered by both: 1" in report
+    assert f"| **overall** | {int(mine)}/1 ({100.0 * mine:.1f}%) | 0/1 (0.0%) |" in report
     # resumed from the answers file, and an impossible gate fails the run
     again = subprocess.run(cmd + ["--min-accuracy", "101"], capture_output=True, text=True, env=env, timeout=600)
     assert again.returncode == 1 and "below --min-accuracy" in again.stderr
