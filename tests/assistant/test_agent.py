@@ -319,3 +319,31 @@ def test_a_model_error_becomes_an_offline_answer(engine, settings):
     answer = agent.answer(QUESTION)
     assert answer.backend == "offline" and answer.values[0].value == BEST
     assert any("failed (RuntimeError: server exploded)" in n for n in answer.notes)
+
+
+def test_a_tool_number_under_the_wrong_label_is_refused(engine, settings):
+    # 8 accelerators and 1 node are in the results; "8 nodes" and "100 GPUs" are not
+    for wrong in ("Big box has 8 nodes and 1,136,100.47 Tokens/s.", "Big box (100 GPUs) leads."):
+        agent, _ = _agent(engine, settings, [_route(), wrong])
+        answer = agent.answer(QUESTION)
+        assert answer.answer == _offline(engine, settings).answer, wrong
+    agent, _ = _agent(engine, settings, [_route(), "Big box (1 node, 8× B200) leads with 1,136,100.47 Tokens/s."])
+    assert agent.answer(QUESTION).answer.startswith("Big box (1 node, 8× B200)")
+
+
+def test_labelled_numbers_read_fields_and_phrases():
+    from assistant.agent import labelled_numbers, mislabelled_numbers
+
+    supported = labelled_numbers(['{"number_of_nodes":18,"total_accelerators":72,"system_name":"NVL72 (72x GB300-288GB)"}',
+                                  "by CoreWeave (18 nodes, 72× GB300)"])
+    assert supported == {"nodes": {18.0}, "accelerators": {72.0}}
+    assert mislabelled_numbers("72 nodes and 288× GB300", supported) == ["72 nodes", "288×"]
+    assert mislabelled_numbers("18 nodes, 72 GPUs", supported) == []
+
+
+def test_streamed_wording_refused_after_the_fact_is_followed_by_the_deterministic_answer(engine, settings):
+    agent, _ = _agent(engine, settings, [_route(), "Big box has 8 nodes."])
+    pieces = list(agent.run(QUESTION, streaming=True))
+    shown, final = "".join(pieces[:-1]), pieces[-1]
+    assert final.answer == _offline(engine, settings).answer
+    assert shown.endswith("\n\n" + final.answer)
