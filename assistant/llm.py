@@ -140,8 +140,10 @@ class LlamaIndexModel:
         except Exception as exc:
             # OpenAI-compatible servers disagree on how a schema is passed: OpenAI and vLLM take
             # `json_schema`, llama.cpp's server only `json_object` + `schema` (and rejects the other
-            # with 400/422). Switch once per server and remember it.
-            if schema is None or self.schema_style != "openai" or getattr(exc, "status_code", None) not in (400, 422):
+            # with 400/422, or a 500 naming response_format). Switch once per server and remember it.
+            rejected = getattr(exc, "status_code", None) in (400, 422) or (
+                getattr(exc, "status_code", None) == 500 and "response_format" in str(exc))  # llama.cpp's server
+            if schema is None or self.schema_style != "openai" or not rejected:
                 raise
             self.schema_style = "openai_object"
             _SCHEMA_STYLE[self._server_key()] = self.schema_style

@@ -56,8 +56,9 @@ class OpenAIStandin(ThreadingHTTPServer):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.bodies.append(body)
                 if server.object_only and body.get("response_format", {}).get("type") == "json_schema":
-                    data = b'{"detail": "response_format.type: Input should be text or json_object"}'
-                    self.send_response(422)
+                    # what llama_cpp.server 0.3.36 really answers: a 500 naming response_format
+                    data = b'{"error": {"message": "response_format.type: Input should be text or json_object"}}'
+                    self.send_response(500)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
