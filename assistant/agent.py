@@ -96,6 +96,7 @@ ANSWER_SYSTEM = (
 )
 
 LANGUAGES = {"en": "English", "sv": "Swedish"}
+MIN_WORDS = 2  # fewer words than this (e.g. a bare "33.0") and the deterministic sentence is shown
 SUMMARY_CHARS = 900  # the deterministic summary shown to the model (prompt budget ~1,500 tokens per question)
 
 # --- numbers: what the model may state ------------------------------------------------------
@@ -506,6 +507,10 @@ class Agent:
         if text is not None and not bad:
             sources = [r.text() for r in results if r.name != "search_commentary"] + [table_text]
             bad = unsupported_numbers(text, allowed) or mislabelled_numbers(text, labelled_numbers(sources))
+        if text and not bad and len(re.findall(r"[^\W\d_]{2,}", text)) < MIN_WORDS:
+            # "33.0" is not an answer a reader can check; the deterministic sentence says what it counts.
+            notes.append("The model's answer was too terse; showing the deterministic answer.")
+            bad, text = [], None
         if text and not bad:
             answer_text = text
         else:

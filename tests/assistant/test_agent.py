@@ -347,3 +347,10 @@ def test_streamed_wording_refused_after_the_fact_is_followed_by_the_deterministi
     shown, final = "".join(pieces[:-1]), pieces[-1]
     assert final.answer == _offline(engine, settings).answer
     assert shown.endswith("\n\n" + final.answer)
+
+
+def test_a_bare_number_is_too_terse_to_show(engine, settings):
+    agent, _ = _agent(engine, settings, [_route(), "1136100.47"])
+    answer = agent.answer(QUESTION)
+    assert answer.answer == _offline(engine, settings).answer
+    assert any("too terse" in n for n in answer.notes)
