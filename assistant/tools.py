@@ -7,6 +7,9 @@ result is a prompt token for the next model call, and they carry the result ids 
 turns into citations. Every call goes through `Toolbox.call`, which runs the policy hooks
 (block or log) and turns a bad tool name or bad arguments into an error result the model
 can read, instead of an exception.
+
+No `from __future__ import annotations` here: llama-index builds each tool's JSON schema from
+the real annotation objects (a string "QuerySpec" would not resolve).
 """
 
 import inspect
