@@ -44,24 +44,34 @@ def percentile(values: list[float], pct: float) -> float | None:
 
 
 def run_measured(cmd: list[str], env: dict[str, str] | None = None, timeout: float = 900) -> dict[str, Any]:
-    """Run a command and return wall time and the child's own peak RSS (wait4, not the sum of all children)."""
+    """Run a command; return wall time and the peak RSS of it and its children.
+
+    RSS is sampled every 20 ms with psutil (VmHWM dies with the process, and wait4's
+    ru_maxrss counts the forked copy of this, possibly large, parent before exec).
+    """
+    import psutil
+
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
-    deadline = started + timeout
+    peak = 0
+    watched = psutil.Process(proc.pid)
+    out, err = b"", b""
     while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
+        try:
+            rss = watched.memory_info().rss + sum(c.memory_info().rss for c in watched.children(recursive=True))
+            peak = max(peak, rss)
+        except psutil.Error:
+            pass
+        try:
+            out, err = proc.communicate(timeout=0.02)
             break
-        if time.perf_counter() > deadline:
-            proc.kill()
-            raise TimeoutError(f"{cmd[:3]} ran over {timeout} s")
-        time.sleep(0.02)
+        except subprocess.TimeoutExpired:
+            if time.perf_counter() - started > timeout:
+                proc.kill()
+                raise TimeoutError(f"{cmd[:3]} ran over {timeout} s") from None
     wall = time.perf_counter() - started
-    out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
-    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    code = os.waitstatus_to_exitcode(status)
-    return {"wall_s": round(wall, 3), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1), "exit": code,
-            "stdout": out, "stderr": err}
+    return {"wall_s": round(wall, 3), "peak_rss_mb": round(peak / 2**20, 1), "exit": proc.returncode,
+            "stdout": out.decode(errors="replace"), "stderr": err.decode(errors="replace")}
 
 
 def free_port() -> int:
