@@ -507,6 +507,10 @@ class Agent:
         if text is not None and not bad:
             sources = [r.text() for r in results if r.name != "search_commentary"] + [table_text]
             bad = unsupported_numbers(text, allowed) or mislabelled_numbers(text, labelled_numbers(sources))
+        if text and not bad and table_text and stated_numbers(table_text) and not stated_numbers(text):
+            # A table answer that states no figure ("The submitter holds that result") says nothing checkable.
+            notes.append("The model's answer stated none of the table's figures; showing the deterministic answer.")
+            bad, text = [], None
         if text and not bad and len(re.findall(r"[^\W\d_]{2,}", text)) < MIN_WORDS:
             # "33.0" is not an answer a reader can check; the deterministic sentence says what it counts.
             notes.append("The model's answer was too terse; showing the deterministic answer.")

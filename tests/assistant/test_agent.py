@@ -354,3 +354,10 @@ def test_a_bare_number_is_too_terse_to_show(engine, settings):
     answer = agent.answer(QUESTION)
     assert answer.answer == _offline(engine, settings).answer
     assert any("too terse" in n for n in answer.notes)
+
+
+def test_a_table_answer_without_any_figure_is_not_shown(engine, settings):
+    agent, _ = _agent(engine, settings, [_route(), "The submitter holds that result in the table."])
+    answer = agent.answer(QUESTION)
+    assert answer.answer == _offline(engine, settings).answer
+    assert any("none of the table's figures" in n for n in answer.notes)
