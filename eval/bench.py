@@ -10,7 +10,6 @@ what it measures is not available (no model file, no baseline environment).
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import platform
@@ -35,12 +34,11 @@ SECTIONS = ["machine", "ingest", "offline", "cold_start", "agent", "baseline", "
 # --- small measuring helpers -----------------------------------------------------------
 
 def percentile(values: list[float], pct: float) -> float | None:
-    """Nearest-rank percentile; None for no values (a skipped measurement is not a zero)."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), math.ceil(pct / 100 * len(ordered))))
-    return round(ordered[rank - 1], 2)
+    """Nearest-rank percentile of unsorted values; None for none (a skipped figure is not a zero)."""
+    from eval.load import percentile as sorted_percentile
+
+    found = sorted_percentile(sorted(values), pct)
+    return None if found is None else round(found, 2)
 
 
 def run_measured(cmd: list[str], env: dict[str, str] | None = None, timeout: float = 900) -> dict[str, Any]:
@@ -83,11 +81,6 @@ def free_port() -> int:
 def resultsqa_cmd() -> list[str]:
     exe = Path(sys.executable).with_name("resultsqa")
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "assistant.cli"]
-
-
-def load_questions(path: Path, limit: int | None = None) -> list[dict[str, Any]]:
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return rows[:limit] if limit else rows
 
 
 # --- sections ----------------------------------------------------------------------------
@@ -137,26 +130,27 @@ def _store_settings(ctx: dict[str, Any]):
     return settings_mod.load(store=str(store), data=ctx["settings"].data)
 
 
-def _ask_all(questions: list[dict[str, Any]], settings: Any, backend: str, model: str | None) -> list[dict[str, Any]]:
-    from assistant import service
-
+def _answer_all(questions: list[Any], answer_fn: Callable[[Any], dict[str, Any]]) -> list[dict[str, Any]]:
+    """Answer each question with eval's answer function; wall time per answer in `wall_ms`."""
     out = []
     for q in questions:
         started = time.perf_counter()
-        answer = service.ask(q["question"], history=q.get("history") or None, settings=settings,
-                             backend=backend, model=model)
-        data = answer.to_json()
+        data = answer_fn(q)
         data["wall_ms"] = (time.perf_counter() - started) * 1000
         out.append(data)
     return out
 
 
-def _accuracy(questions: list[dict[str, Any]], answers: list[dict[str, Any]]) -> float | None:
-    try:
-        from eval.score import score_answer
-    except ImportError:
-        return None
-    passed = [score_answer(q, a)["pass"] for q, a in zip(questions, answers)]
+def _ask_all(questions: list[Any], settings: Any, backend: str, model: str | None) -> list[dict[str, Any]]:
+    from eval.runner import product_answer_fn
+
+    return _answer_all(questions, product_answer_fn(settings, backend=backend, model=model))
+
+
+def _accuracy(questions: list[Any], answers: list[dict[str, Any]]) -> float | None:
+    from eval.score import score_question
+
+    passed = [score_question(q, a)["pass"] for q, a in zip(questions, answers)]
     return round(sum(passed) / len(passed), 4) if passed else None
 
 
@@ -212,12 +206,20 @@ def bench_agent(ctx: dict[str, Any]) -> dict[str, Any]:
 
 def bench_baseline(ctx: dict[str, Any]) -> dict[str, Any]:
     """LlamaIndex's PandasQueryEngine with the same model and questions, as ratios against ours."""
-    from eval import baseline
+    from eval.baseline import BaselineWorker, baseline_answer_fn, start_model_server
 
     model = _model_path(ctx)
     questions = ctx["questions"][: ctx["agent_questions"]]
-    answers = baseline.run_baseline(questions, model_path=model)
-    lat = [a.get("latency_ms", 0.0) for a in answers]
+    server = start_model_server(str(model))
+    worker = None
+    try:
+        worker = BaselineWorker(server.base_url, model_name=server.model)
+        answers = _answer_all(questions, baseline_answer_fn(worker, timeout_s=120))
+    finally:
+        if worker is not None:
+            worker.stop()
+        server.stop()
+    lat = [a["wall_ms"] for a in answers]
     prompt = [a.get("prompt_tokens", 0) for a in answers]
     result = {"questions": len(answers), "p50_ms": percentile(lat, 50), "p95_ms": percentile(lat, 95),
               "prompt_tokens_mean": round(statistics.mean(prompt), 1) if prompt else None,
@@ -244,7 +246,7 @@ def bench_api(ctx: dict[str, Any]) -> dict[str, Any]:
     store = ctx.get("bench_store") or ctx["settings"].store
     port = free_port()
     cmd = resultsqa_cmd() + ["serve", "--host", "127.0.0.1", "--port", str(port), "--store", str(store),
-                             "--backend", "offline", "--rate-limit-per-min", "1000000"]
+                             "--backend", "offline", "--rate-limit-per-min", "1000000", "--answer-cache", "0"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -259,7 +261,7 @@ def bench_api(ctx: dict[str, Any]) -> dict[str, Any]:
                 raise RuntimeError(f"serve exited: {proc.stderr.read().decode()[-300:] if proc.stderr else ''}")
             time.sleep(0.3)
         result: dict[str, Any] = {}
-        questions = [q["question"] for q in ctx["questions"] if not q.get("history")][:40]
+        questions = [q.question for q in ctx["questions"] if not q.history][:40]
         for clients in (1, 10, 50):
             figures = run_load(base, clients=clients, seconds=ctx["api_seconds"], questions=questions)
             result[f"c{clients}"] = {k: figures[k] for k in ("requests_per_s", "p50_ms", "p95_ms", "p99_ms", "errors")
@@ -323,6 +325,8 @@ def markdown(results: dict[str, Any]) -> str:
 def run_bench(settings: Any, *, sections: list[str] | None = None, questions_path: Path = DEFAULT_QUESTIONS,
               agent_questions: int = 8, api_seconds: float = 10.0, model: str | None = None,
               progress: Callable[[str], None] = lambda msg: None) -> dict[str, Any]:
+    from eval.questions import load_questions
+
     ctx: dict[str, Any] = {"settings": settings, "questions": load_questions(questions_path),
                            "agent_questions": agent_questions, "api_seconds": api_seconds, "model": model,
                            "results": {}, "tmp_dirs": []}

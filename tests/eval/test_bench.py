@@ -35,7 +35,7 @@ def test_run_measured_reports_the_childs_own_peak_rss():
 
 def test_unavailable_section_is_reported_not_raised(tmp_path):
     questions = tmp_path / "q.jsonl"
-    questions.write_text('{"id": "a", "question": "hi", "expected": {"kind": "text"}}\n')
+    questions.write_text('{"id": "a", "question": "hi", "expected": {"kind": "text", "must_include": ["x"]}}\n')
     from ingest import settings as settings_mod
 
     results = bench.run_bench(settings_mod.load(), sections=["machine", "agent"], questions_path=questions,
