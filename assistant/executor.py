@@ -32,8 +32,9 @@ from assistant import semantics
 from assistant.spec import Filters, QuerySpec, Range
 from ingest.schema import COLUMN_NAMES, FILTERABLE
 
-# (round, platform, benchmark, scenario): one row per system result, as the spec documents.
-DEDUPE_KEY = ["round", "platform", "benchmark", "scenario"]
+# (round, submitter, platform, benchmark, scenario): one row per system result. The submitter is part
+# of it: Intel and Supermicro both submitted a system with the platform ID `1-node-4x-BMG-B70`.
+DEDUPE_KEY = ["round", "submitter", "platform", "benchmark", "scenario"]
 LIST_FIELDS = [name for name, f in Filters.model_fields.items() if name not in
                {"number_of_nodes", "total_accelerators", "accelerators_per_node", "has_power"}]
 RANGE_FIELDS = ["number_of_nodes", "total_accelerators", "accelerators_per_node"]
@@ -332,7 +333,7 @@ def _filter_mask(df: pd.DataFrame, filters: Filters, var: str = "df") -> tuple[p
 
 # The columns ranking needs. Ranking works on these only and takes the full rows at the end:
 # every step on all ~37 columns costs one Arrow take per column.
-WORK_COLUMNS = ["round", "round_order", "result_id", "result_url", "platform", "benchmark", "scenario",
+WORK_COLUMNS = ["round", "round_order", "result_id", "result_url", "submitter", "platform", "benchmark", "scenario",
                 "division", "result", "units", "total_accelerators", "power_result", "power_units"]
 
 

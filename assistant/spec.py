@@ -79,5 +79,5 @@ class QuerySpec(BaseModel):
     other: Filters | None = Field(None, description="difference op: the set to subtract")
     sides: list[Filters] | None = Field(None, description="compare op: 2+ sides, each merged over filters")
     dedupe: bool = Field(
-        True, description="rows op: keep only the best row per system (platform+round+benchmark+scenario)"
+        True, description="rows op: keep only the best row per system (round+submitter+platform+benchmark+scenario)"
     )

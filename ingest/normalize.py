@@ -308,3 +308,19 @@ def parse_bool(raw: object) -> bool | None:
     if text in _FALSE:
         return False
     raise ValueError(f"not a boolean: {raw!r}")
+
+
+def unify_submitters(table):
+    """One spelling per submitter across rounds (the most used one), raw spelling kept.
+
+    Rounds are separate files written by different people: v6.0 has `ORACLE`, v6.1 `Oracle`.
+    Counting or diffing submitters across rounds must not see two organisations there.
+    Runs on the concatenated table because no single file can know the other spellings.
+    """
+    key = table["submitter"].str.casefold().rename("key")
+    counts = table.groupby([key, table["submitter"].rename("spelling")], dropna=True).size().rename("n").reset_index()
+    best = counts.sort_values(["n", "spelling"], ascending=[False, True]).drop_duplicates("key")
+    canonical = dict(zip(best["key"], best["spelling"]))
+    out = table.copy()
+    out["submitter"] = key.map(canonical).astype("string").where(table["submitter"].notna(), table["submitter"])
+    return out

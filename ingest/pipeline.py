@@ -100,6 +100,8 @@ def _read_tables(files: list[sources_mod.LocalFile], max_mb: int):
     """Read every results file through ingest.tables and check it against its sources entry."""
     import pandas as pd
 
+    from ingest import normalize
+
     from ingest.schema import COLUMN_NAMES
     from ingest.tables import read_table
 
@@ -122,7 +124,7 @@ def _read_tables(files: list[sources_mod.LocalFile], max_mb: int):
         frames.append(df[COLUMN_NAMES])
     if not frames:
         raise SourceError("sources", "no results source listed: nothing to answer questions from")
-    table = pd.concat(frames, ignore_index=True)
+    table = normalize.unify_submitters(pd.concat(frames, ignore_index=True))
     return table
 
 

@@ -301,6 +301,7 @@ def _normalise(raw: pd.DataFrame, path: Path, fmt: str) -> pd.DataFrame:
         out["result_id"] = text("result_id")
     for col in ("division", "availability", "system_type", "submitter", "system_name", "platform"):
         out[col] = text(col)
+    out["submitter_raw"] = out["submitter"]  # normalize.unify_submitters() runs once all rounds are read
     nodes = numbers("number_of_nodes", _int, "a whole number")
     per_node = numbers("accelerators_per_node", _int, "a whole number")
     out["number_of_nodes"] = nodes

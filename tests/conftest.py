@@ -50,8 +50,10 @@ def results_table(shared_data):
 
     from ingest.tables import read_table
 
+    from ingest.normalize import unify_submitters
+
     frames = [read_table(path) for path in RAW_FILES.values()]
-    return pd.concat(frames, ignore_index=True)
+    return unify_submitters(pd.concat(frames, ignore_index=True))
 
 
 @pytest.fixture(scope="session")

@@ -132,7 +132,7 @@ def test_random_valid_specs_run_and_respect_their_filters(results_table, vocab, 
                 (spec.order == "worst" and not res.lower_is_better)
             assert values == sorted(values, reverse=not ascending)
             if spec.dedupe:
-                assert not res.rows.duplicated(["round", "platform", "benchmark", "scenario"]).any()
+                assert not res.rows.duplicated(["round", "submitter", "platform", "benchmark", "scenario"]).any()
             if spec.metric == "result_per_accelerator":
                 for rec in res.rows.to_dict("records"):
                     assert math.isclose(rec["value"], rec["result"] / rec["total_accelerators"], rel_tol=1e-12)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from ingest.normalize import unify_submitters
 from ingest.errors import SourceError
 from ingest.schema import COLUMNS, COLUMN_NAMES
 from ingest.tables import DEFAULT_MAX_BYTES, read_table
@@ -277,14 +278,21 @@ def test_row_counts_per_round(results_table):
     assert results_table["result_url"].notna().all() and results_table["result"].notna().all()
 
 
-CROSS_CHECK = ["round", "result_id", "division", "availability", "submitter", "system_name", "platform",
+CROSS_CHECK = ["round", "result_id", "division", "availability", "submitter_raw", "system_name", "platform",
                "number_of_nodes", "total_accelerators", "benchmark", "scenario_raw", "result", "units",
                "result_url"]
 
 
+def test_submitter_spellings_are_unified_across_rounds_and_the_raw_kept(results_table):
+    oracle = results_table[results_table["submitter"].str.casefold() == "oracle"]
+    assert set(oracle["submitter"]) == {"Oracle"}
+    assert set(oracle["submitter_raw"]) == {"Oracle", "ORACLE"}
+    assert set(oracle.loc[oracle["submitter_raw"] == "ORACLE", "round"]) == {"v6.0"}
+
+
 def test_every_row_agrees_with_the_tidy_csv(results_table):
     tidy = pd.read_csv(TIDY_ALL, dtype=str, keep_default_na=False)
-    tidy = tidy.rename(columns={"scenario": "scenario_raw"})
+    tidy = tidy.rename(columns={"scenario": "scenario_raw", "submitter": "submitter_raw"})
     # the tidy file orders rounds newest first; within a round both follow the source file's row order
     for round_ in ["v4.1", "v5.1", "v6.0", "v6.1"]:
         a = results_table[results_table["round"] == round_].reset_index(drop=True)
@@ -314,6 +322,6 @@ def test_readme_facts_v61(results_table):
 
 def test_tidy_csv_of_all_rounds_reads_to_the_same_table_as_the_raw_files(results_table):
     """Two different source formats, written by different programs, must normalise identically."""
-    tidy = read_table(TIDY_ALL)
+    tidy = unify_submitters(read_table(TIDY_ALL))
     tidy = pd.concat([tidy[tidy["round"] == r] for r in ["v4.1", "v5.1", "v6.0", "v6.1"]], ignore_index=True)
     pd.testing.assert_frame_equal(tidy.drop(columns="source_file"), results_table.drop(columns="source_file"))
