@@ -59,3 +59,12 @@ def test_secrets_are_masked(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-very-secret")
     public = settings_mod.load().public()
     assert "sk-test-very-secret" not in repr(public)
+
+
+def test_every_agent_tool_and_backend_is_documented():
+    from assistant import backends
+    from assistant.tools import TOOL_NAMES
+
+    doc = (ROOT / "docs" / "agent.md").read_text()
+    missing = [name for name in [*TOOL_NAMES, *backends.names()] if f"`{name}`" not in doc]
+    assert not missing, f"undocumented in docs/agent.md: {missing}"
