@@ -323,7 +323,7 @@ def markdown(results: dict[str, Any]) -> str:
 
 
 def run_bench(settings: Any, *, sections: list[str] | None = None, questions_path: Path = DEFAULT_QUESTIONS,
-              agent_questions: int = 8, api_seconds: float = 10.0, model: str | None = None,
+              agent_questions: int = 5, api_seconds: float = 10.0, model: str | None = None,
               progress: Callable[[str], None] = lambda msg: None) -> dict[str, Any]:
     from eval.questions import load_questions
 

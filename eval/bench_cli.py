@@ -13,7 +13,7 @@ def configure_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument("--markdown-out", type=Path, help="Write the Markdown table here too.")
     p.add_argument("--sections", help="Comma-separated subset of: machine,ingest,offline,cold_start,agent,baseline,api.")
     p.add_argument("--questions", type=Path, help="Question set (default eval/questions/mlperf.jsonl).")
-    p.add_argument("--agent-questions", type=int, default=8, help="Questions for the agent and baseline sections.")
+    p.add_argument("--agent-questions", type=int, default=5, help="Questions for the agent and baseline sections.")
     p.add_argument("--api-seconds", type=float, default=10.0, help="Seconds of load per client level (1, 10, 50).")
     p.add_argument("--check", action="store_true", help="Compare against eval/budgets.toml; exit 1 if over.")
 
