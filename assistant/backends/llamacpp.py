@@ -8,6 +8,7 @@ faster, since llama.cpp's threads wait for each other); ChatML because Qwen2.5 s
 
 from __future__ import annotations
 
+import atexit
 import threading
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,19 @@ def load_llama(path: str, n_ctx: int, n_threads: int = 2) -> Any:
                                  n_threads_batch=int(n_threads),
                                  chat_format="chatml", verbose=False, seed=0)
         return _MODELS[key]
+
+
+@atexit.register
+def _close_models() -> None:
+    """Free the models before interpreter shutdown: llama-cpp's own finaliser runs after its
+    C bindings are torn down and prints a TypeError traceback at every exit otherwise."""
+    with _LOCK:
+        while _MODELS:
+            _, llama = _MODELS.popitem()
+            try:
+                llama.close()
+            except Exception:  # pragma: no cover - best effort at exit
+                pass
 
 
 class LlamaCppBackend(AgentBackend):
