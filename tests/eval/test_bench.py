@@ -28,7 +28,8 @@ def test_budget_check_names_what_is_over(tmp_path):
 
 def test_run_measured_reports_the_childs_own_peak_rss():
     small = bench.run_measured([sys.executable, "-c", "pass"])
-    big = bench.run_measured([sys.executable, "-c", "x = bytearray(200 * 2**20); x[::4096] = b'1' * len(x[::4096])"])
+    hold = "import time; x = bytearray(200 * 2**20); x[::4096] = b'1' * len(x[::4096]); time.sleep(0.5)"
+    big = bench.run_measured([sys.executable, "-c", hold])  # held long enough for the 20 ms sampler
     assert small["exit"] == 0 and big["exit"] == 0
     assert big["peak_rss_mb"] >= 200 > small["peak_rss_mb"]
 
