@@ -492,8 +492,8 @@ def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: d
     # "Whisper vs Llama 2 70B": each named benchmark is a side (the executor refuses mixed units).
     bench_mentions = [m for m in parsed.entities if m.column == "benchmark"]
     if intent == "compare" and len(bench_mentions) >= 2 and side_column in (None, "benchmark"):
-        picked = [_pick_variant(parsed, catalog, list(m.values), use_rounds) for m in bench_mentions]
-        if all(picked):
+        picked = _distinct([_pick_variant(parsed, catalog, list(m.values), use_rounds) for m in bench_mentions])
+        if all(picked) and len(picked) >= 2:  # the same benchmark named twice is not a comparison
             base = {k: v for k, v in explicit.items() if k != "benchmark"}
             if not base.get("scenario"):
                 scen = _default_scenario(catalog, [p[0] for p in picked], use_rounds, latency=False)
@@ -621,8 +621,29 @@ def _sides(parsed: Parsed, explicit: dict[str, list[str]], rounds: list[str],
         if col is None:
             return None, None
         return [Filters(**{col: [v]}) for v in explicit[col]], col
-    sides = [Filters(**{col: list(m.values)}) for m in per_col[col]]
-    return sides, col
+    values = _distinct([list(m.values) for m in per_col[col]])
+    if len(values) < 2:  # one entity named twice ("GB300 … the GB300 system") is not "A vs B"
+        return None, None
+    return [Filters(**{col: v}) for v in values], col
+
+
+def _distinct(groups: list) -> list:
+    """Value lists with repeats merged, in first-mention order.
+
+    A list that contains another names the same thing more broadly ("Blackwell Ultra" ->
+    B300, GB300 and later "GB300"): the narrower one is kept, once.
+    """
+    kept: list = []
+    for group in groups:
+        if not group:
+            kept.append(group)
+            continue
+        wide = next((i for i, k in enumerate(kept) if k and set(group) <= set(k)), None)
+        if wide is not None:
+            kept[wide] = group
+        elif not any(k and set(k) <= set(group) for k in kept):
+            kept.append(group)
+    return kept
 
 
 def _two_mentions(parsed: Parsed) -> bool:

@@ -224,3 +224,16 @@ def test_quoted_figure_is_checked_against_the_table_whoever_is_named(engine):
     assert b.values[0].result_ids == ["6.0-0075"] and any("matches the table exactly" in n for n in b.notes)
     c = ask(engine, "Someone says 999,999 tokens/s on Llama 2 70B Offline in v6.1. True?")
     assert c.values[0].value == 1136100.0 and any("No result in the table equals" in n for n in c.notes)
+
+
+@pytest.mark.parametrize("question", [
+    "NVIDIA says Blackwell Ultra set records on DeepSeek-R1 in v6.0. What was the best GB300 DeepSeek-R1 "
+    "Offline result in v6.0?",
+    "What was the best DeepSeek-R1 Offline result in v6.0 on GB300? I mean the DeepSeek-R1 benchmark.",
+])
+def test_an_entity_named_twice_is_not_a_comparison(engine, question):
+    # Gold checked with the csv module on mlperf_inference_v6.0_results.csv: closed, deepseek-r1,
+    # Offline, GB300 accelerators -> max 2,494,310 Tokens/s, NVIDIA, row 6.0-0076.
+    answer = answer_question(question, engine=engine, conversation=Conversation(), settings=engine.settings)
+    assert answer.query["op"] == "rows"
+    assert answer.values[0].value == 2494310 and answer.values[0].result_ids == ["6.0-0076"]
