@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import json
 import select
-import socket
 import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
+
+from eval import procs
 
 PROJECT = Path(__file__).resolve().parent.parent
 BASELINE_PYTHON = PROJECT / ".venv-baseline" / "bin" / "python"
@@ -39,18 +39,7 @@ class ModelServer:
     model: str = ""
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        procs.stop(self.process)
 
 
 def start_model_server(model: str | None = None, *, n_ctx: int = 4096, n_threads: int = 1,
@@ -67,23 +56,18 @@ def start_model_server(model: str | None = None, *, n_ctx: int = 4096, n_threads
         import llama_cpp  # noqa: F401
     except ImportError:
         raise BaselineError("llama-cpp-python is not installed in this environment (see the Makefile)") from None
-    port = _free_port()
+    port = procs.free_port()
     log = open(PROJECT / "data" / "eval-llama-server.log", "ab") if (PROJECT / "data").is_dir() else subprocess.DEVNULL
     process = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", str(path), "--host", "127.0.0.1", "--port", str(port),
          "--n_threads", str(n_threads), "--n_threads_batch", "2", "--n_ctx", str(n_ctx), "--model_alias", path.stem],
         stdout=log, stderr=subprocess.STDOUT)
     base_url = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + wait_s
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise BaselineError(f"llama_cpp.server exited with code {process.returncode}")
-        try:
-            with urllib.request.urlopen(base_url + "/models", timeout=2):
-                return ModelServer(base_url, process, path.stem)
-        except OSError:
-            time.sleep(0.5)
-    process.kill()
+    if procs.wait_for_http(process, base_url + "/models", wait_s):
+        return ModelServer(base_url, process, path.stem)
+    if process.poll() is not None:
+        raise BaselineError(f"llama_cpp.server exited with code {process.returncode}")
+    procs.stop(process)
     raise BaselineError(f"llama_cpp.server did not answer within {wait_s:.0f} s")
 
 

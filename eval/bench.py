@@ -14,7 +14,6 @@ import math
 import os
 import platform
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -70,12 +69,6 @@ def run_measured(cmd: list[str], env: dict[str, str] | None = None, timeout: flo
     wall = time.perf_counter() - started
     return {"wall_s": round(wall, 3), "peak_rss_mb": round(peak / 2**20, 1), "exit": proc.returncode,
             "stdout": out.decode(errors="replace"), "stderr": err.decode(errors="replace")}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def resultsqa_cmd() -> list[str]:
@@ -242,29 +235,22 @@ def bench_api(ctx: dict[str, Any]) -> dict[str, Any]:
     The answer cache is off so the figures measure the answerer, not cache hits on the few
     questions the load repeats; one worker per core, as a deployment on this machine would run.
     """
-    import httpx
     import psutil
 
+    from eval import procs
     from eval.load import run_load
 
     store = ctx.get("bench_store") or ctx["settings"].store
-    port = free_port()
+    port = procs.free_port()
     cmd = resultsqa_cmd() + ["serve", "--host", "127.0.0.1", "--port", str(port), "--store", str(store),
                              "--backend", "offline", "--rate-limit-per-min", "1000000", "--answer-cache", "0",
-                           "--workers", str(max(1, min(4, os.cpu_count() or 1)))]  # one worker per core, as deployed
+                             "--workers", str(max(1, min(4, os.cpu_count() or 1)))]  # one per core, as deployed
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            try:
-                if httpx.get(base + "/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None:
-                raise RuntimeError(f"serve exited: {proc.stderr.read().decode()[-300:] if proc.stderr else ''}")
-            time.sleep(0.3)
+        if not procs.wait_for_http(proc, base + "/readyz", 60):
+            died = proc.poll() is not None and proc.stderr
+            raise RuntimeError("serve did not become ready: " + (proc.stderr.read().decode()[-300:] if died else "timeout"))
         result: dict[str, Any] = {}
         questions = [q.question for q in ctx["questions"] if not q.history][:40]
         for clients in (1, 10, 50):
@@ -277,11 +263,7 @@ def bench_api(ctx: dict[str, Any]) -> dict[str, Any]:
         result["rss_mb"] = round(rss / 2**20, 1)
         return result
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        procs.stop(proc)
 
 
 RUNNERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {

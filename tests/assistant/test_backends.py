@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import logging
-import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -16,6 +15,7 @@ from assistant.engine import Engine
 from ingest import settings as settings_mod
 from tests.assistant.test_agent import BEST, QUESTION, _route, _table
 from tests.helpers.ollama_standin import OllamaStandin
+from eval.procs import free_port
 
 KEY = "sk-test-SECRET-0123456789abcdef"
 FINAL = "Nvidia's Big box led with 1,136,100.47 Tokens/s in v6.1 (closed, Offline)."
@@ -25,11 +25,6 @@ FINAL = "Nvidia's Big box led with 1,136,100.47 Tokens/s in v6.1 (closed, Offlin
 def engine():
     return Engine.from_table(_table(), settings_mod.load())
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _reply(schema_sent: bool) -> str:
@@ -153,7 +148,7 @@ def test_ollama_missing_model_or_server_answers_offline(engine):
     with OllamaStandin(_ollama_responder, models=["tiny"]) as server:
         missing = _ask("ollama", engine, settings_mod.load(ollama_host=server.url), model="nope")
     assert missing.backend == "offline" and "not found" in " ".join(missing.notes)
-    down = _ask("ollama", engine, settings_mod.load(ollama_host=f"http://127.0.0.1:{_free_port()}", llm_timeout_s=5),
+    down = _ask("ollama", engine, settings_mod.load(ollama_host=f"http://127.0.0.1:{free_port()}", llm_timeout_s=5),
                 model="tiny")
     assert down.backend == "offline" and down.values[0].value == BEST
     assert down.answer.startswith("(The ollama model could not be reached")
@@ -189,7 +184,7 @@ def test_openai_key_never_appears_in_answers_notes_or_logs(engine, caplog):
         with OpenAIStandin(reject=True) as server:
             settings = settings_mod.load(openai_base_url=server.url, openai_api_key=KEY)
             rejected = _ask("openai", engine, settings, model="m")
-        down = _ask("openai", engine, settings_mod.load(openai_base_url=f"http://127.0.0.1:{_free_port()}/v1",
+        down = _ask("openai", engine, settings_mod.load(openai_base_url=f"http://127.0.0.1:{free_port()}/v1",
                                                         openai_api_key=KEY), model="m")
     for answer in (rejected, down):
         assert answer.backend == "offline" and answer.values[0].value == BEST

@@ -9,13 +9,8 @@ agent must match the offline answerer's values and cite the gold row.
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from assistant import service
@@ -91,44 +86,23 @@ def test_llamacpp_swedish_streamed(model_settings, results_table):
 
 # --- openai against llama.cpp's OpenAI-compatible server ---------------------------------------
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 @pytest.fixture(scope="module")
 def llama_server(model_settings):
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(MODEL), "--host", "127.0.0.1",
-                             "--port", str(port), "--n_threads", str(model_settings.llm_threads), "--n_ctx", "4096"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/v1"
+    from eval.baseline import start_model_server
+
+    server = start_model_server(str(MODEL), n_threads=int(model_settings.llm_threads), wait_s=300)
     try:
-        deadline = time.monotonic() + 300
-        while True:
-            try:
-                if httpx.get(f"{url}/models", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("llama_cpp.server did not start")
-            time.sleep(0.5)
-        yield url
+        yield server
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        server.stop()
 
 
 def test_openai_path_against_llama_cpp_server(model_settings, llama_server, results_table):
     gold = _gold(results_table, "v6.1", "llama2-70b-99.9", "Offline")
-    settings = settings_mod.load(**{**model_settings, "openai_base_url": llama_server,
+    settings = settings_mod.load(**{**model_settings, "openai_base_url": llama_server.base_url,
                                     "openai_api_key": "sk-local-not-a-secret"})
-    answer = service.ask(EXACT, settings=settings, backend="openai", model="qwen")
+    answer = service.ask(EXACT, settings=settings, backend="openai", model=llama_server.model)
     _check(answer, "openai", settings, gold, EXACT)
     assert "sk-local-not-a-secret" not in answer.model_dump_json()
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import time
 import urllib.request
@@ -17,21 +16,17 @@ from ingest import settings as settings_mod
 from ingest import store as store_mod
 from ingest.pipeline import run_ingest
 from tests.ingest.test_pipeline import V41_ROWS, V61_ROWS, mirror_settings
+from eval.procs import free_port
 
 CHROMA = Path(__file__).resolve().parents[2] / ".venv" / "bin" / "chroma"
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
 def chroma_server(tmp_path):
     if not CHROMA.exists():
         pytest.fail(f"the chroma CLI is missing: {CHROMA}")
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([str(CHROMA), "run", "--path", str(tmp_path / "chroma-server"), "--host", "127.0.0.1",
                              "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env=dict(os.environ, ANONYMIZED_TELEMETRY="False"))
@@ -91,7 +86,7 @@ def test_an_unreachable_server_fails_fast_with_one_line_and_keeps_the_store(tmp_
     settings = mirror_settings(tmp_path)
     assert run_ingest(settings, progress=False).status == "built"
     before = store_mod.current_generation(store_mod.store_root(settings))
-    url = f"http://127.0.0.1:{_free_port()}"
+    url = f"http://127.0.0.1:{free_port()}"
     code = main(["ingest", "--quiet", "--store", settings.store, "--data", settings.data, "--sources",
                  settings.sources, "--embedder", "hash", "--chroma-url", url])
     err = capsys.readouterr().err.strip()

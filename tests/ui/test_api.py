@@ -8,7 +8,6 @@ answerer over the ingested default data and check the API passes its answers thr
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 from typing import Any, Iterator
@@ -19,6 +18,7 @@ from fastapi.testclient import TestClient
 from assistant.answer import Answer, Citation, Value
 from ingest import settings as settings_mod
 from ui.api import AskResponse, ConversationStore, create_app, sources_markdown
+from eval.procs import free_port
 
 
 class FakeService:
@@ -325,11 +325,6 @@ def test_sources_markdown_dedupes_and_only_links_urls():
 
 
 # --- end to end over the real store ---------------------------------------------------------
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class LiveServer:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import http.server
 import json
-import socket
 import threading
 from pathlib import Path
 
 import pytest
 
 from assistant.answer import Answer, Citation, Passage
+from eval.procs import free_port
 
 APP = str(Path(__file__).resolve().parents[2] / "ui" / "app.py")
 TIMEOUT = 60
@@ -231,11 +231,6 @@ def ollama_stub():
     server.shutdown()
     server.server_close()
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_switching_to_ollama_lists_its_models_and_asks_with_them(fake, ollama_stub, monkeypatch):

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from eval.procs import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -32,11 +32,6 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ANSWER_TIMEOUT_MS = 180_000  # first question loads the engine (table, catalog, embedder) in the app process
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen, log: Path, seconds: float = 90) -> None:
@@ -60,7 +55,7 @@ def ui_url(store_settings, tmp_path_factory):
 
     if not Path(CHROMIUM).is_file():
         pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (apt-get install -y chromium)")
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RESULTSQA_")}
     env.update(settings_env(store_settings))
     env["HOME"] = str(tmp_path_factory.mktemp("ui-home"))  # no developer config, no Streamlit credentials prompt
