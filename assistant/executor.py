@@ -274,6 +274,7 @@ class _Columns:
         self.table = weakref.ref(table)
         self.eq: dict[tuple[str, str], np.ndarray] = {}
         self.num: dict[str, np.ndarray] = {}
+        self.arrays: dict[tuple[str, str], np.ndarray] = {}
 
     @classmethod
     def of(cls, table: pd.DataFrame) -> "_Columns":
@@ -301,6 +302,31 @@ class _Columns:
             self.num[name] = _float(self.table()[name]).to_numpy(dtype="float64")
         return self.num[name]
 
+    def objects(self, name: str) -> np.ndarray:
+        """A column as a numpy object array with None for missing values (hashable, cheap to index)."""
+        key = ("obj", name)
+        if key not in self.arrays:
+            column = self.table()[name]
+            self.arrays[key] = np.array([None if v is pd.NA or (isinstance(v, float) and v != v) else v
+                                         for v in column.tolist()], dtype=object)
+        return self.arrays[key]
+
+    def flags(self, name: str) -> np.ndarray:
+        """A boolean column with missing values as False."""
+        key = ("flag", name)
+        if key not in self.arrays:
+            self.arrays[key] = self.table()[name].fillna(False).astype(bool).to_numpy(dtype=bool)
+        return self.arrays[key]
+
+    def latency(self) -> np.ndarray:
+        """Rows whose unit is lower-is-better (the unit vocabulary is tiny: one check per unit)."""
+        key = ("latency", "units")
+        if key not in self.arrays:
+            units = self.objects("units")
+            verdict = {u: semantics.is_latency(u) for u in set(units.tolist())}
+            self.arrays[key] = np.array([verdict[u] for u in units.tolist()], dtype=bool)
+        return self.arrays[key]
+
 
 def _filter_mask(df: pd.DataFrame, filters: Filters, var: str = "df") -> tuple[pd.Series, list[str]]:
     """One boolean mask for every filter (one row take instead of one per filter), plus the
@@ -326,34 +352,19 @@ def _filter_mask(df: pd.DataFrame, filters: Filters, var: str = "df") -> tuple[p
                 mask &= col <= rng.max
                 parts.append(f"({var}[{name!r}] <= {rng.max!r})")
     if filters.has_power is not None and "has_power" in df.columns:
-        mask &= df["has_power"].fillna(False).astype(bool).to_numpy() == filters.has_power
+        mask &= cols.flags("has_power") == filters.has_power
         parts.append(f"({var}['has_power'] == {filters.has_power!r})")
     return pd.Series(mask, index=df.index), parts
 
 
-# The columns ranking needs. Ranking works on these only and takes the full rows at the end:
-# every step on all ~37 columns costs one Arrow take per column.
-WORK_COLUMNS = ["round", "round_order", "result_id", "result_url", "submitter", "platform", "benchmark", "scenario",
-                "division", "result", "units", "total_accelerators", "power_result", "power_units"]
-
-
-def _mask(df: pd.DataFrame, filters: Filters, plan: _Plan, var: str = "df", narrow: bool = False) -> pd.DataFrame:
-    """Apply every filter as one boolean mask; recorded as one line of pandas text.
-    narrow=True keeps only WORK_COLUMNS (see `_full_rows`)."""
+def _mask(df: pd.DataFrame, filters: Filters, plan: _Plan, var: str = "df") -> pd.DataFrame:
+    """Apply every filter as one boolean mask; recorded as one line of pandas text."""
     mask, parts = _filter_mask(df, filters)
     if parts:
         plan.add(f"{var} = df[" + " & ".join(parts) + "]")
     elif var != "df":
         plan.add(f"{var} = df")
-    if narrow:
-        return df.loc[mask, [c for c in WORK_COLUMNS if c in df.columns]]
     return df[mask] if parts else df
-
-
-def _full_rows(table: pd.DataFrame, work: pd.DataFrame) -> pd.DataFrame:
-    """The full table rows behind a narrow working frame, in its order, with its metric columns."""
-    rows = table.loc[work.index]
-    return rows.assign(value=work["value"], value_unit=work["value_unit"])
 
 
 def _merge(base: Filters, over: Filters | None) -> Filters:
@@ -419,22 +430,6 @@ def _with_metric(df: pd.DataFrame, metric: str, plan: _Plan, notes: list[str]) -
     return df
 
 
-def _one_unit(df: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[str]) -> pd.DataFrame:
-    """Never rank across units: keep the most common unit and say which rows were left out."""
-    units = df["value_unit"].dropna()
-    counts = units.value_counts()
-    if len(counts) <= 1:
-        return df
-    ordered = sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))
-    keep = ordered[0][0]
-    others = ", ".join(f"{u} ({n} rows)" for u, n in ordered[1:])
-    notes.append(f"mixed units: ranked only the {ordered[0][1]} rows in {keep}; left out {others} — "
-                 "name a benchmark and scenario (or a unit) to choose")
-    df = df[df["value_unit"] == keep]
-    plan.add(f"df = df[df['value_unit'] == {keep!r}]  # never rank across units")
-    return df
-
-
 def _ascending(order: str, lower_is_better: bool) -> bool:
     if order == "asc":
         return True
@@ -442,13 +437,6 @@ def _ascending(order: str, lower_is_better: bool) -> bool:
         return False
     best_first_ascending = lower_is_better
     return best_first_ascending if order == "best" else not best_first_ascending
-
-
-def _sort(df: pd.DataFrame, ascending: bool, plan: _Plan) -> pd.DataFrame:
-    # Stable sort: ties keep table order, so the same question always cites the same rows.
-    df = df.sort_values("value", ascending=ascending, kind="mergesort")
-    plan.add(f"df = df.sort_values('value', ascending={ascending})")
-    return df
 
 
 def empty_hints(table: pd.DataFrame, filters: Filters) -> list[str]:
@@ -484,16 +472,16 @@ def empty_hints(table: pd.DataFrame, filters: Filters) -> list[str]:
 
 
 def _cite(result: QueryResult) -> QueryResult:
-    pairs: list[tuple[str, str]] = []
+    # A dict keeps first-seen order and makes this linear: a count can cite a whole round.
+    pairs: dict[tuple[str, str], None] = {}
     frames = [result.rows] if result.rows is not None else []
     for frame in frames:
         if frame.empty or "result_id" not in frame.columns:
             continue
-        urls = frame["result_url"] if "result_url" in frame.columns else pd.Series("", index=frame.index)
-        for rid, url in zip(frame["result_id"].tolist(), urls.tolist()):
-            pair = (str(rid), "" if pd.isna(url) else str(url))
-            if pair not in pairs:
-                pairs.append(pair)
+        ids = [str(rid) for rid in frame["result_id"].tolist()]
+        urls = frame["result_url"].fillna("").astype(str).tolist() if "result_url" in frame.columns \
+            else [""] * len(ids)
+        pairs.update(dict.fromkeys(zip(ids, urls)))
     result.result_ids = [p[0] for p in pairs]
     result.urls = [p[1] for p in pairs]
     result.empty = result.rows is None or result.rows.empty
@@ -501,15 +489,6 @@ def _cite(result: QueryResult) -> QueryResult:
             "no rows match" in n for n in result.notes):
         result.notes.append("no rows match these filters")
     return result
-
-
-def _unit_info(df: pd.DataFrame, metric: str) -> tuple[str | None, bool]:
-    if df.empty:
-        return None, semantics.lower_is_better(None, metric)
-    unit = df["value_unit"].iloc[0]
-    raw_unit = df["units"].iloc[0] if "units" in df.columns else unit
-    return (None if pd.isna(unit) else str(unit)), semantics.lower_is_better(
-        None if pd.isna(raw_unit) else str(raw_unit), metric)
 
 
 def _dedupe_notes(notes: list[str]) -> list[str]:
@@ -522,22 +501,148 @@ def _dedupe_notes(notes: list[str]) -> list[str]:
 
 # --- ops ---------------------------------------------------------------------------------
 
+@dataclass
+class _Ranking:
+    """Ranked rows as positions into the table, best first, with their metric value and unit.
+
+    Ranking runs on cached numpy columns (`_Columns`) and takes full table rows only for the
+    few rows it returns: pandas steps on a 38-column Arrow-backed frame cost ~5 ms per
+    question, which bounded the API's throughput. The recorded pandas text is the same
+    computation, step for step, and a property test checks it against pandas itself.
+    """
+
+    positions: np.ndarray
+    values: np.ndarray
+    units: np.ndarray
+    unit: str | None
+    lower_is_better: bool
+
+
+def _rank(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan, notes: list[str]) -> _Ranking:
+    """mask -> metric -> one unit -> stable sort, recorded as the pandas steps that do the same."""
+    cols = _Columns.of(table)
+    mask, parts = _filter_mask(table, filters)
+    if parts:
+        plan.add("df = df[" + " & ".join(parts) + "]")
+    pos = np.flatnonzero(mask.to_numpy())
+    units = cols.objects("units")[pos]
+    result = cols.numbers("result")[pos]
+    metric = spec.metric
+    if metric == "result":
+        values, value_units = result, units
+        plan.add("df = df.assign(value=df['result'], value_unit=df['units'])")
+    elif metric == "result_per_accelerator":
+        latency = cols.latency()[pos]
+        if latency.any():
+            notes.append("latency results left out of the per-accelerator figure (it only applies to throughput)")
+        accs = cols.numbers("total_accelerators")[pos]
+        with np.errstate(invalid="ignore"):
+            keep = ~latency & (accs > 0)
+        pos, units = pos[keep], units[keep]
+        plan.add("df = df[~df['units'].str.startswith('Latency') & (df['total_accelerators'] > 0)]")
+        values = result[keep] / accs[keep]
+        value_units = _suffixed(units, " per accelerator")
+        plan.add("df = df.assign(value=df['result'] / df['total_accelerators'], "
+                 "value_unit=df['units'] + ' per accelerator')")
+        notes.append(semantics.DERIVED_NOTE)
+    elif metric == "power":
+        power = cols.numbers("power_result")[pos] if "power_result" in table.columns else np.full(len(pos), np.nan)
+        keep = ~np.isnan(power)
+        pos, units = pos[keep], units[keep]
+        plan.add("df = df[df['power_result'].notna()]")
+        values = power[keep]
+        value_units = cols.objects("power_units")[pos]
+        plan.add("df = df.assign(value=df['power_result'], value_unit=df['power_units'])")
+        notes.append("power: lower is better for the same work (only v4.1 and v5.1 have power results)")
+    elif metric == "efficiency":
+        power = cols.numbers("power_result")[pos] if "power_result" in table.columns else np.full(len(pos), np.nan)
+        watts = cols.objects("power_units")[pos] == "Watts" if "power_units" in table.columns \
+            else np.zeros(len(pos), dtype=bool)
+        with np.errstate(invalid="ignore"):
+            keep = watts.astype(bool) & ~cols.latency()[pos] & (power > 0)
+        pos, units = pos[keep], units[keep]
+        plan.add("df = df[(df['power_units'] == 'Watts') & (df['power_result'] > 0)]")
+        values = result[keep] / power[keep]
+        value_units = _suffixed(units, " per Watt")
+        plan.add("df = df.assign(value=df['result'] / df['power_result'], value_unit=df['units'] + ' per Watt')")
+        notes.append(semantics.EFFICIENCY_NOTE)
+    else:  # pragma: no cover - pydantic restricts metric
+        raise SpecError(f"unknown metric {metric!r}")
+    keep = ~np.isnan(values)
+    pos, values, value_units, units = pos[keep], values[keep], value_units[keep], units[keep]
+
+    # Never rank across units: keep the most common unit and say which rows were left out.
+    counts: dict[Any, int] = {}
+    for u in value_units.tolist():
+        if u is not None:
+            counts[u] = counts.get(u, 0) + 1
+    if len(counts) > 1:
+        ordered = sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))
+        keep_unit = ordered[0][0]
+        others = ", ".join(f"{u} ({n} rows)" for u, n in ordered[1:])
+        notes.append(f"mixed units: ranked only the {ordered[0][1]} rows in {keep_unit}; left out {others} — "
+                     "name a benchmark and scenario (or a unit) to choose")
+        keep = value_units == keep_unit
+        pos, values, value_units, units = pos[keep], values[keep], value_units[keep], units[keep]
+        plan.add(f"df = df[df['value_unit'] == {keep_unit!r}]  # never rank across units")
+
+    if len(pos):
+        unit = value_units[0]
+        lib = semantics.lower_is_better(None if units[0] is None else str(units[0]), metric)
+    else:
+        unit, lib = None, semantics.lower_is_better(None, metric)
+    ascending = _ascending(spec.order, lib)
+    # Stable sort: ties keep table order, so the same question always cites the same rows
+    # (pandas' descending mergesort keeps ties in table order too).
+    order = np.argsort(values if ascending else -values, kind="stable")
+    plan.add(f"df = df.sort_values('value', ascending={ascending})")
+    return _Ranking(pos[order], values[order], value_units[order], None if unit is None else str(unit), lib)
+
+
+def _suffixed(units: np.ndarray, suffix: str) -> np.ndarray:
+    return np.array([None if u is None else f"{u}{suffix}" for u in units.tolist()], dtype=object)
+
+
+def _first_per_key(table: pd.DataFrame, ranking: _Ranking, keys: list[str], stop: int | None = None) -> np.ndarray:
+    """Indices into `ranking` of the first (best) row per key, like `drop_duplicates(keys)`;
+    stops after `stop` of them when no more are needed."""
+    cols = _Columns.of(table)
+    columns = [cols.objects(k)[ranking.positions].tolist() for k in keys]
+    seen: set[tuple[Any, ...]] = set()
+    kept: list[int] = []
+    for i, key in enumerate(zip(*columns)):
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(i)
+        if stop is not None and len(kept) >= stop:
+            break
+    return np.asarray(kept, dtype=np.intp)
+
+
+def _take(table: pd.DataFrame, ranking: _Ranking, picked: np.ndarray) -> pd.DataFrame:
+    """The full table rows for the picked ranking entries, in that order, with `value` and `value_unit`."""
+    rows = table.iloc[ranking.positions[picked]]
+    unit_dtype = table["units"].dtype if "units" in table.columns else object
+    return rows.assign(value=ranking.values[picked],
+                       value_unit=pd.array(ranking.units[picked].tolist(), dtype=unit_dtype))
+
+
 def _ranked(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan, notes: list[str],
             max_rows: int, dedupe: bool, limit: int) -> tuple[pd.DataFrame, str | None, bool, bool]:
-    df = _mask(table, filters, plan, narrow=True)
-    df = _with_metric(df, spec.metric, plan, notes)
-    df = _one_unit(df, spec, plan, notes)
-    unit, lib = _unit_info(df, spec.metric)
-    df = _sort(df, _ascending(spec.order, lib), plan)
-    if dedupe:
-        keys = [k for k in DEDUPE_KEY if k in df.columns]
-        df = df.drop_duplicates(keys, keep="first")
-        plan.add(f"df = df.drop_duplicates({keys!r})  # best row per system result")
+    ranking = _rank(table, spec, filters, plan, notes)
     cap = min(limit, max_rows)
-    truncated = len(df) > max_rows and limit > max_rows
-    df = df.head(cap)
+    want_count = limit > max_rows  # only then does `truncated` need the full deduplicated count
+    if dedupe:
+        keys = [k for k in DEDUPE_KEY if k in table.columns]
+        picked = _first_per_key(table, ranking, keys, stop=None if want_count else cap)
+        plan.add(f"df = df.drop_duplicates({keys!r})  # best row per system result")
+    else:
+        picked = np.arange(len(ranking.positions), dtype=np.intp)
+    truncated = want_count and len(picked) > max_rows
+    picked = picked[:cap]
     plan.add(f"df = df.head({cap})")
-    return _full_rows(table, df), unit, lib, truncated
+    return _take(table, ranking, picked), ranking.unit, ranking.lower_is_better, truncated
 
 
 def _run_rows(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[str], max_rows: int,
@@ -694,21 +799,21 @@ def _run_trend(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[st
                default_division: str | None) -> QueryResult:
     filters = _apply_default_division(table, spec.filters, default_division, notes)
     spec = spec.model_copy(update={"filters": filters})
-    df = _mask(table, filters, plan, narrow=True)
-    df = _with_metric(df, spec.metric, plan, notes)
-    df = _one_unit(df, spec, plan, notes)
-    unit, lib = _unit_info(df, spec.metric)
-    df = _sort(df, _ascending(spec.order, lib), plan)
-    combos = df[["benchmark", "scenario"]].drop_duplicates() if not df.empty else df
+    ranking = _rank(table, spec, filters, plan, notes)
+    unit, lib = ranking.unit, ranking.lower_is_better
+    cols = _Columns.of(table)
+    combos = set(zip(cols.objects("benchmark")[ranking.positions].tolist(),
+                     cols.objects("scenario")[ranking.positions].tolist()))
     if len(combos) > 1:
         notes.append(f"best row per round across {len(combos)} benchmark/scenario pairs; "
                      "name one benchmark and scenario for a like-for-like trend")
-    df = df.drop_duplicates(["round"], keep="first")
+    picked = _first_per_key(table, ranking, ["round"])
     plan.add("df = df.drop_duplicates(['round'])  # best row per round")
-    order_col = "round_order" if "round_order" in df.columns else "round"
-    df = df.sort_values(order_col, kind="mergesort").head(max_rows)
+    order_col = "round_order" if "round_order" in table.columns else "round"
+    order_values = cols.objects(order_col)[ranking.positions[picked]]
+    picked = picked[sorted(range(len(picked)), key=lambda i: (order_values[i] is None, order_values[i]))][:max_rows]
     plan.add(f"df = df.sort_values({order_col!r})")
-    df = _full_rows(table, df)
+    df = _take(table, ranking, picked)
     if filters.round:
         missing = [r for r in filters.round if r not in set(df["round"].astype(str))]
         if missing:

@@ -9,7 +9,7 @@ import math
 
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from assistant.executor import SpecError, execute, validate
 from assistant.spec import Filters, QuerySpec, Range
@@ -162,5 +162,60 @@ def test_any_casing_of_a_real_value_validates_back_to_it(results_table, vocab):
         assert value in getattr(spec.filters, column)
         for got in getattr(spec.filters, column):
             assert got.casefold() == value.casefold() or got == value
+
+    prop()
+
+
+def reference_ranking(table: pd.DataFrame, spec: QuerySpec, lower_is_better: bool) -> list[str]:
+    """The ranking the pandas text describes, written here with pandas alone (filters in plain
+    Python): metric, one unit (the most common), a stable sort, best row per system, head."""
+    keep = [satisfies(rec, spec.filters) for rec in table.to_dict("records")]
+    df = table[keep]
+    result = pd.to_numeric(df["result"], errors="coerce").astype("float64")
+    latency = df["units"].astype(str).str.startswith("Latency")
+    if spec.metric == "result":
+        df = df.assign(value=result, value_unit=df["units"])
+    elif spec.metric == "result_per_accelerator":
+        accs = pd.to_numeric(df["total_accelerators"], errors="coerce").astype("float64")
+        ok = (~latency & (accs > 0)).fillna(False).astype(bool)
+        df = df[ok].assign(value=(result / accs)[ok], value_unit=df["units"][ok] + " per accelerator")
+    elif spec.metric == "power":
+        power = pd.to_numeric(df["power_result"], errors="coerce").astype("float64")
+        df = df[power.notna()].assign(value=power[power.notna()], value_unit=df["power_units"][power.notna()])
+    else:
+        power = pd.to_numeric(df["power_result"], errors="coerce").astype("float64")
+        ok = ((df["power_units"] == "Watts").fillna(False) & ~latency & (power > 0)).fillna(False).astype(bool)
+        df = df[ok].assign(value=(result / power)[ok], value_unit=df["units"][ok] + " per Watt")
+    df = df[df["value"].notna()]
+    counts = df["value_unit"].value_counts()
+    if len(counts) > 1:
+        top = sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))[0][0]
+        df = df[df["value_unit"] == top]
+    ascending = spec.order == "asc" or (spec.order == "best" and lower_is_better) or \
+        (spec.order == "worst" and not lower_is_better)
+    df = df.sort_values("value", ascending=ascending, kind="mergesort")
+    if spec.dedupe:
+        df = df.drop_duplicates(["round", "submitter", "platform", "benchmark", "scenario"])
+    return df.head(spec.limit)["result_id"].astype(str).tolist()
+
+
+def test_ranking_picks_the_same_rows_as_plain_pandas(results_table, vocab, records):
+    """The executor ranks on cached numpy columns for speed; the rows it returns must be exactly
+    the rows the recorded pandas steps give (completeness, order and ties, not only validity)."""
+    @PROPS
+    @given(filters=filters_strategy(vocab, records),
+           metric=st.sampled_from(["result", "result", "result_per_accelerator", "power", "efficiency"]),
+           order=st.sampled_from(["best", "worst", "asc", "desc"]), limit=st.integers(1, 40),
+           dedupe=st.booleans())
+    # Rows that share a system-result key (NeuralMagic's open v4.1 BERT runs): dedupe must matter.
+    @example(filters=Filters(round=["v4.1"], submitter=["NeuralMagic"], benchmark=["bert-99"]),
+             metric="result", order="best", limit=10, dedupe=True)
+    @example(filters=Filters(round=["v4.1"], submitter=["NeuralMagic"]), metric="result_per_accelerator",
+             order="worst", limit=40, dedupe=True)
+    def prop(filters, metric, order, limit, dedupe):
+        spec = QuerySpec(op="rows", filters=filters, metric=metric, order=order, limit=limit, dedupe=dedupe)
+        res = execute(spec, results_table, timeout_ms=0, default_division=None)
+        got = res.rows["result_id"].astype(str).tolist()
+        assert got == reference_ranking(results_table, res.spec, res.lower_is_better)
 
     prop()
