@@ -6,10 +6,13 @@ URL answers (failing fast if the process died), and a stop that escalates to kil
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
+from pathlib import Path
 
 
 def free_port() -> int:
@@ -44,3 +47,23 @@ def stop(process: subprocess.Popen, timeout: float = 10) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def start_chroma(path: str | Path, wait_s: float = 60) -> tuple[subprocess.Popen, str]:
+    """A real `chroma run` server on a free loopback port, persisting under `path`; (process, url).
+
+    Raises FileNotFoundError when the chroma CLI is not installed next to this Python and
+    RuntimeError when it does not answer its heartbeat in time (the process is stopped).
+    """
+    chroma = Path(sys.executable).with_name("chroma")
+    if not chroma.exists():
+        raise FileNotFoundError(f"the chroma CLI is missing: {chroma}")
+    port = free_port()
+    proc = subprocess.Popen([str(chroma), "run", "--path", str(path), "--host", "127.0.0.1", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=dict(os.environ, ANONYMIZED_TELEMETRY="False"))
+    url = f"http://127.0.0.1:{port}"
+    if not wait_for_http(proc, url + "/api/v2/heartbeat", wait_s):
+        stop(proc)
+        raise RuntimeError("chroma run did not start")
+    return proc, url

@@ -29,6 +29,7 @@ import os
 import shutil
 import time
 import urllib.parse
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -38,6 +39,10 @@ MANIFEST = "manifest.json"
 TABLE = "results.parquet"
 CHROMA_DIR = "chroma"
 EMBED_CACHE = "embeddings.sqlite"
+# Query vectors kept per open store. Embedding a query is ~20 ms, most of a commentary answer,
+# and one answer can search the same text twice (a round filter that finds too little looks
+# again wider). Small on purpose: it serves those repeats and popular questions, not a corpus.
+QUERY_VECTORS = 64
 DOC_CACHE = "documents-cache"  # extracted document text by content hash (PDF extraction is slow)
 LOCK = ".ingest.lock"
 GEN_PREFIX = "gen-"
@@ -201,6 +206,7 @@ class Store:
     chroma_url: str | None = None
     _table: Any = field(default=None, repr=False)
     _collection: Any = field(default=None, repr=False)
+    _vectors: "OrderedDict[str, list[float]]" = field(default_factory=OrderedDict, repr=False)
 
     @property
     def generation(self) -> str:
@@ -230,7 +236,13 @@ class Store:
 
         if k <= 0 or not text.strip():
             return []
-        vector = get_embedder(self.manifest["embedder"]).embed_query(text)
+        vector = self._vectors.get(text)
+        if vector is None:
+            vector = get_embedder(self.manifest["embedder"]).embed_query(text)
+            self._vectors[text] = vector
+            while len(self._vectors) > QUERY_VECTORS:
+                with contextlib.suppress(KeyError):  # another thread trimmed it first
+                    self._vectors.popitem(last=False)
         found = self.collection().query(query_embeddings=[vector], n_results=k, where=where or None,
                                         include=["documents", "metadatas", "distances"])
         return [{"id": i, "text": d, "metadata": m or {}, "score": 1.0 - float(dist)}

@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
@@ -16,38 +11,14 @@ from ingest import settings as settings_mod
 from ingest import store as store_mod
 from ingest.pipeline import run_ingest
 from tests.ingest.test_pipeline import V41_ROWS, V61_ROWS, mirror_settings
-from eval.procs import free_port
-
-CHROMA = Path(__file__).resolve().parents[2] / ".venv" / "bin" / "chroma"
-
+from eval.procs import free_port, start_chroma, stop
 
 
 @pytest.fixture
 def chroma_server(tmp_path):
-    if not CHROMA.exists():
-        pytest.fail(f"the chroma CLI is missing: {CHROMA}")
-    port = free_port()
-    proc = subprocess.Popen([str(CHROMA), "run", "--path", str(tmp_path / "chroma-server"), "--host", "127.0.0.1",
-                             "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env=dict(os.environ, ANONYMIZED_TELEMETRY="False"))
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/api/v2/heartbeat", timeout=2):
-                break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail("chroma run did not start")
-            time.sleep(0.2)
+    proc, url = start_chroma(tmp_path / "chroma-server")
     yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    stop(proc, timeout=15)
 
 
 def test_ingest_and_search_through_a_chroma_server(tmp_path, chroma_server, capsys):

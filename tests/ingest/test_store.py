@@ -109,6 +109,31 @@ def test_search_scores_and_filters_by_metadata(tmp_path):
     assert docs[0]["text"] == "Vera Rubin NVL72 preview results"
 
 
+def test_a_repeated_query_is_embedded_once_and_the_memo_stays_small(tmp_path, monkeypatch):
+    settings = _settings(tmp_path)
+    root = store_mod.store_root(settings)
+    store_mod.publish(root, _generation(root, "d" * 8, 1, CHUNKS))
+    store = store_mod.open_store(settings)
+    embedded: list[str] = []
+    real = HashEmbedder()
+
+    class Counting(HashEmbedder):
+        def embed_query(self, text):
+            embedded.append(text)
+            return real.embed_query(text)
+
+    monkeypatch.setattr("ingest.embed.get_embedder", lambda name: Counting())
+    first = store.search("Vera Rubin", k=3)
+    wider = store.search("Vera Rubin", k=6, where={"kind": "doc"})  # a retry looks wider: same vector
+    assert embedded == ["Vera Rubin"]
+    assert [h["id"] for h in first][0] in {h["id"] for h in wider} | {"card:acc:rubin"}
+    for i in range(store_mod.QUERY_VECTORS + 10):
+        store.search(f"question {i}", k=1)
+    assert len(store._vectors) == store_mod.QUERY_VECTORS
+    store.search("Vera Rubin", k=1)  # pushed out by newer questions: embedded again
+    assert embedded.count("Vera Rubin") == 2
+
+
 def test_a_generation_without_manifest_is_never_current_and_prune_removes_it(tmp_path):
     settings = _settings(tmp_path)
     root = store_mod.store_root(settings)
