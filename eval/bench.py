@@ -25,9 +25,8 @@ from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGETS = Path(__file__).resolve().parent / "budgets.toml"
-DEFAULT_QUESTIONS = Path(__file__).resolve().parent / "questions" / "mlperf.jsonl"
 DEFAULT_MODEL = ROOT / "data" / "models" / "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
-SECTIONS = ["machine", "ingest", "offline", "cold_start", "agent", "baseline", "api"]
+SECTIONS = ["machine", "ingest", "offline", "cold_start", "agent", "baseline", "api", "api_chroma"]
 
 
 # --- small measuring helpers -----------------------------------------------------------
@@ -229,31 +228,34 @@ def bench_baseline(ctx: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def bench_api(ctx: dict[str, Any]) -> dict[str, Any]:
-    """API throughput with the offline backend on loopback at 1, 10 and 50 clients, and its RSS.
+def _load_questions(ctx: dict[str, Any]) -> list[str]:
+    """Every first-turn question of the set (as `eval.load.default_questions`), in file order;
+    each load client starts at a different question and cycles through them."""
+    return [q.question for q in ctx["questions"] if not q.history]
 
-    The answer cache is off so the figures measure the answerer, not cache hits on the few
-    questions the load repeats; one worker per core, as a deployment on this machine would run.
-    """
+
+def _serve_and_load(ctx: dict[str, Any], store: Path, extra: list[str], levels: tuple[int, ...]) -> dict[str, Any]:
+    """Start `resultsqa serve` (offline, answer cache off, one worker per core), load it at each
+    client count for `api_seconds`, and report the figures plus the server's RSS."""
     import psutil
 
     from eval import procs
     from eval.load import run_load
 
-    store = ctx.get("bench_store") or ctx["settings"].store
+    workers = max(1, min(4, os.cpu_count() or 1))  # one per core, as deployed
     port = procs.free_port()
     cmd = resultsqa_cmd() + ["serve", "--host", "127.0.0.1", "--port", str(port), "--store", str(store),
                              "--backend", "offline", "--rate-limit-per-min", "1000000", "--answer-cache", "0",
-                             "--workers", str(max(1, min(4, os.cpu_count() or 1)))]  # one per core, as deployed
+                             "--workers", str(workers), *extra]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     try:
         if not procs.wait_for_http(proc, base + "/readyz", 60):
             died = proc.poll() is not None and proc.stderr
             raise RuntimeError("serve did not become ready: " + (proc.stderr.read().decode()[-300:] if died else "timeout"))
-        result: dict[str, Any] = {}
-        questions = [q.question for q in ctx["questions"] if not q.history][:40]
-        for clients in (1, 10, 50):
+        questions = _load_questions(ctx)
+        result: dict[str, Any] = {"workers": workers, "questions": len(questions)}
+        for clients in levels:
             figures = run_load(base, clients=clients, seconds=ctx["api_seconds"], questions=questions)
             result[f"c{clients}"] = {k: figures[k] for k in ("requests_per_s", "p50_ms", "p95_ms", "p99_ms", "errors")
                                      if k in figures}
@@ -266,9 +268,48 @@ def bench_api(ctx: dict[str, Any]) -> dict[str, Any]:
         procs.stop(proc)
 
 
+def bench_api(ctx: dict[str, Any]) -> dict[str, Any]:
+    """API throughput with the offline backend on loopback at 1, 10 and 50 clients, and its RSS.
+
+    The answer cache is off so the figures measure the answerer, not cache hits on questions
+    the load repeats.
+    """
+    store = ctx.get("bench_store") or ctx["settings"].store
+    return _serve_and_load(ctx, Path(store), [], (1, 10, 50))
+
+
+def bench_api_chroma(ctx: dict[str, Any]) -> dict[str, Any]:
+    """The deployment for several workers: one index in a real `chroma run` server, 50 clients.
+
+    The index is built into the server by a normal ingest that shares the embedding cache of
+    the store it starts from, so only the upload to the server is timed, not the embedding.
+    """
+    from eval import procs
+
+    settings = ctx["settings"]
+    source = Path(ctx.get("bench_store") or settings.store)
+    work = Path(settings.work_cache).expanduser() if not ctx.get("bench_store") and settings.get("work_cache") \
+        else source
+    tmp = Path(tempfile.mkdtemp(prefix="resultsqa-bench-chroma-"))
+    ctx["tmp_dirs"].append(tmp)
+    store = tmp / "store"
+    server, url = procs.start_chroma(tmp / "chroma")
+    try:
+        cmd = resultsqa_cmd() + ["ingest", "--store", str(store), "--cache", str(tmp / "cache"), "--work-cache",
+                                 str(work), "--data", settings.data, "--chroma-url", url]
+        built = run_measured(cmd)
+        if built["exit"] != 0:
+            raise RuntimeError(f"ingest into the chroma server failed: {built['stderr'].strip().splitlines()[-1:]}")
+        result = {"ingest_s": built["wall_s"]}
+        result.update(_serve_and_load(ctx, store, ["--chroma-url", url], (50,)))
+        return result
+    finally:
+        procs.stop(server)
+
+
 RUNNERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "machine": bench_machine, "ingest": bench_ingest, "offline": bench_offline, "cold_start": bench_cold_start,
-    "agent": bench_agent, "baseline": bench_baseline, "api": bench_api,
+    "agent": bench_agent, "baseline": bench_baseline, "api": bench_api, "api_chroma": bench_api_chroma,
 }
 
 
@@ -309,12 +350,12 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_bench(settings: Any, *, sections: list[str] | None = None, questions_path: Path = DEFAULT_QUESTIONS,
+def run_bench(settings: Any, *, sections: list[str] | None = None, questions_path: Path | None = None,
               agent_questions: int = 5, api_seconds: float = 10.0, model: str | None = None,
               progress: Callable[[str], None] = lambda msg: None) -> dict[str, Any]:
-    from eval.questions import load_questions
+    from eval.questions import GOLD_PATH, load_questions
 
-    ctx: dict[str, Any] = {"settings": settings, "questions": load_questions(questions_path),
+    ctx: dict[str, Any] = {"settings": settings, "questions": load_questions(questions_path or GOLD_PATH),
                            "agent_questions": agent_questions, "api_seconds": api_seconds, "model": model,
                            "results": {}, "tmp_dirs": []}
     try:

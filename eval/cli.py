@@ -1,4 +1,4 @@
-"""`resultsqa eval` (and the `bench` placeholder).
+"""`resultsqa eval`.
 
 Only the standard library at top level: `assistant/cli.py` imports this module to build
 `--help`, and the runner pulls in pandas, chromadb and friends only when it actually runs.
@@ -97,13 +97,4 @@ def run_eval(args: argparse.Namespace, settings: Any) -> int:
         print(f"resultsqa eval: accuracy {summary['accuracy']:.3f} is below --min-accuracy {threshold:.3f}",
               file=sys.stderr)
         return 1
-    return 0
-
-
-def configure_bench(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--quick", action="store_true", help="(not yet implemented)")
-
-
-def run_bench(args: argparse.Namespace, settings: Any) -> int:
-    print("resultsqa bench: not yet")
     return 0

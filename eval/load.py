@@ -25,17 +25,12 @@ MAX_CLIENTS = 200
 MAX_SECONDS = 600
 MAX_REQUESTS = 200_000
 
-# A mix of the question shapes the offline answerer handles (English and Swedish).
-DEFAULT_QUESTIONS = [
-    "Which system had the best Llama 2 70B Offline result in v6.1?",
-    "How many submitters were there in v6.0?",
-    "Which benchmarks are in v6.1 but not in v6.0?",
-    "Top 5 ResNet-50 Offline results in the closed division of v5.1",
-    "Compare B200 and MI355X on Llama 2 70B Server in v6.1",
-    "Vilket system hade bäst resultat på Llama 2 70B Offline i v6.1?",
-    "Hur många inskickare fanns det i v5.1?",
-    "What is new in MLPerf Inference v6.0?",
-]
+def default_questions() -> list[str]:
+    """The gold set's first-turn questions: the real mix of lookups, counts, comparisons,
+    commentary (which embeds the question) and refusals, English and Swedish."""
+    from eval.questions import GOLD_PATH, load_questions
+
+    return [q.question for q in load_questions(GOLD_PATH) if not q.history]
 
 
 def _is_loopback_url(url: str) -> bool:
@@ -126,7 +121,7 @@ def run_load(base: str, *, clients: int = 10, seconds: float = 10.0, questions: 
         raise ValueError(f"clients must be 1..{MAX_CLIENTS}")
     if not 0 < seconds <= MAX_SECONDS:
         raise ValueError(f"seconds must be in (0, {MAX_SECONDS}]")
-    questions = list(questions or DEFAULT_QUESTIONS)
+    questions = list(questions or default_questions())
     return asyncio.run(_run(base.rstrip("/"), clients, seconds, questions, key, endpoint, think_s, timeout_s))
 
 
@@ -138,7 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=0.0, help="Seconds each client waits between requests.")
     parser.add_argument("--key", default=None, help="API key, if the server requires one.")
     parser.add_argument("--endpoint", default="/v1/ask", help="Endpoint to load (POST {question}).")
-    parser.add_argument("--questions", default=None, help="A JSONL file with a `question` field per line.")
+    parser.add_argument("--questions", default=None,
+                        help="A JSONL file with a `question` field per line (default: the gold set's first-turn questions).")
     parser.add_argument("--timeout", type=float, default=30.0, help="Per-request timeout in seconds.")
     args = parser.parse_args(argv)
     questions = None

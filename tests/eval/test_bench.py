@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from eval import bench
@@ -43,3 +44,16 @@ def test_unavailable_section_is_reported_not_raised(tmp_path):
                               model=str(tmp_path / "missing.gguf"))
     assert results["machine"]["cores"] >= 1
     assert "skipped" in results["agent"] and "missing.gguf" in results["agent"]["skipped"]
+
+
+def test_api_chroma_section_serves_several_workers_from_a_real_chroma_server(store_settings):
+    """The whole deployment path for several workers: ingest into a real `chroma run`, serve
+    with one worker per core, load it at 50 clients. A short load: this checks that it works
+    (every request answered, no errors); the figures belong to `resultsqa bench`."""
+    results = bench.run_bench(store_settings, sections=["api_chroma"], api_seconds=2)
+    figures = results["api_chroma"]
+    assert "skipped" not in figures, figures.get("skipped")
+    assert figures["workers"] == max(1, min(4, os.cpu_count() or 1))
+    assert figures["questions"] > 100
+    assert figures["c50"]["errors"] == 0 and figures["c50"]["requests_per_s"] > 0
+    assert figures["ingest_s"] > 0 and figures["rss_mb"] > 0
