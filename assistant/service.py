@@ -55,6 +55,7 @@ def _prepare(question: str, *, history: list[str] | None, conversation: Any, set
         return Answer(question=question, answer=str(exc), status="error", backend=name)
     if conversation is None:
         conversation = Conversation(history_tokens=int(settings.history_tokens))
+    if not conversation.turns:  # a new conversation, or one this process never saw: rebuild it
         for earlier in history or []:
             conversation.add(earlier, get_backend("offline").answer(earlier, engine=engine,
                              conversation=conversation, settings=settings, scope=scope))
@@ -73,7 +74,8 @@ def ask(
 ) -> Answer:
     """Answer one question.
 
-    history: earlier user turns (replayed offline to rebuild context) when no `conversation` is given.
+    history: earlier user turns, replayed offline to rebuild the context when `conversation` is
+      absent or empty (an API worker that never saw this conversation: another worker did).
     conversation: an `assistant.conversation.Conversation` kept by the caller across turns;
       the new turn is appended to it.
     scope: filters that scope the conversation (e.g. {"round": ["v6.1"], "division": ["closed"]}),

@@ -73,8 +73,9 @@ class AskRequest(BaseModel):
     conversation_id: str | None = Field(None, pattern=CONVERSATION_ID,
                                         description="From an earlier answer, to ask a follow-up.")
     history: list[str] | None = Field(None, max_length=MAX_HISTORY,
-                                      description="Earlier questions, for follow-ups without server state "
-                                      "(e.g. behind several workers). Ignored when conversation_id is known.")
+                                      description="Earlier questions, for follow-ups without server state. "
+                                      "With conversation_id too, they rebuild a conversation this worker does not "
+                                      "hold (behind several workers); otherwise ignored.")
     scope: dict[str, list[str]] | None = Field(
         None, description=f"Filters that scope the answer, e.g. {{\"round\": [\"v6.1\"]}}; keys: {', '.join(SCOPE_KEYS)}.")
 
@@ -408,11 +409,12 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
         cid, entry = conversations.get(who, body.conversation_id)
         headers: dict[str, str] = {}
         async with entry.lock:
-            if entry.turns == 0:
+            if entry.turns == 0 and not history:
                 answer, state = await cached_answer(question, scope, entry.conversation)
                 headers["X-Answer-Cache"] = state
             else:
-                answer = await answer_work(service.ask, question, conversation=entry.conversation, scope=scope)
+                answer = await answer_work(service.ask, question, conversation=entry.conversation, scope=scope,
+                                           history=history)
             entry.turns += 1
         return _answer_response(answer, cid, headers)
 
@@ -429,7 +431,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
             kwargs: dict[str, Any] = {"history": history, "scope": scope}
         else:
             cid, entry = conversations.get(who, body.conversation_id)
-            kwargs = {"conversation": entry.conversation, "scope": scope}
+            kwargs = {"conversation": entry.conversation, "scope": scope, "history": history}
 
         async def events() -> AsyncIterator[ServerSentEvent]:
             lock = entry.lock if entry else asyncio.Lock()

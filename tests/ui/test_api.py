@@ -407,3 +407,23 @@ def test_public_manifest_drops_paths_and_url_credentials():
         "sources": [{"path": "summary.csv", "sha256": "ab"}],
         "chroma": {"url": "http://127.0.0.1:8000", "path": "chroma"},
         "docs": ["https://mlcommons.org/x"]}
+
+
+def test_a_follow_up_reaching_another_worker_is_rebuilt_from_history(store_settings):
+    """Two apps over one store stand for two workers: a conversation_id is only known to the
+    worker that issued it, so the widget sends the earlier questions too, and the other worker
+    answers the follow-up exactly as the first one would have."""
+    first_question = "Which system had the best Llama 2 70B Offline result in v6.1?"
+    follow_up = "And in the Server scenario?"
+    with TestClient(create_app(store_settings, warm=False)) as one, \
+            TestClient(create_app(store_settings, warm=False)) as two:
+        cid = one.post("/v1/ask", json={"question": first_question}).json()["conversation_id"]
+        same_worker = one.post("/v1/ask", json={"question": follow_up, "conversation_id": cid}).json()
+        other_worker = two.post("/v1/ask", json={"question": follow_up, "conversation_id": cid,
+                                                 "history": [first_question]}).json()
+        forgotten = two.post("/v1/ask", json={"question": follow_up, "conversation_id": cid + "x"}).json()
+    assert same_worker["status"] == "answered" and same_worker["query"]["filters"]["scenario"] == ["Server"]
+    assert same_worker["query"]["filters"]["benchmark"] == ["llama2-70b-99.9"]  # carried over from turn one
+    assert other_worker["answer"] == same_worker["answer"]
+    assert [c["id"] for c in other_worker["citations"]] == [c["id"] for c in same_worker["citations"]]
+    assert forgotten["answer"] != same_worker["answer"]  # without history the context is gone

@@ -5,7 +5,8 @@
  * widget renders into a Shadow DOM, writes every server string with textContent (never
  * innerHTML), and only links citation URLs that are http(s). It talks to
  * POST /v1/ask/stream (Server-Sent Events over fetch, because EventSource cannot POST) and
- * keeps the conversation_id so follow-up questions work.
+ * keeps the conversation_id so follow-up questions work, and sends the earlier questions as
+ * `history` so a follow-up that reaches another API worker is answered in context too.
  *
  *   <div data-resultsqa data-api="https://resultsqa.example.org" data-key="(optional)"></div>
  *   <script src="https://resultsqa.example.org/widget/resultsqa-widget.js" defer></script>
@@ -82,12 +83,14 @@
     var button = el("button", null, "Ask"); button.type = "submit";
     form.appendChild(input); form.appendChild(button); box.appendChild(form);
     var conversationId = null;
+    var asked = [];  // earlier questions: rebuild the conversation on a worker that never saw it
 
     function finish(answerNode, answer) {
       answerNode.textContent = answer.answer || "";
       answerNode.setAttribute("data-status", answer.status || "");
       if (answer.status === "error") answerNode.classList.add("error");
       if (answer.conversation_id) conversationId = answer.conversation_id;
+      if (answer.question && answer.status !== "error") asked.push(answer.question);
       if (answer.notes && answer.notes.length) log.appendChild(el("div", "notes", answer.notes.join(" ")));
       var cites = (answer.citations || []).slice(0, 12);
       if (cites.length) {
@@ -117,6 +120,7 @@
       if (key) headers.Authorization = "Bearer " + key;
       var body = { question: question };
       if (conversationId) body.conversation_id = conversationId;
+      if (asked.length) body.history = asked.slice(-20);
       var resp;
       try {
         resp = await fetch(api + "/v1/ask/stream", { method: "POST", headers: headers, body: JSON.stringify(body) });
