@@ -199,6 +199,39 @@ def mislabelled_numbers(text: str, supported: dict[str, set[float]]) -> list[str
     return bad
 
 
+# A verdict on a claim ("the table does not support NVIDIA's claim") is a conclusion that no
+# number check catches. Only code may draw it: a figure quoted in the question (the parser's
+# `claimed`) either is or is not in the table's results. The model's verdict wording must agree
+# with that; with no quoted figure there is nothing computed to agree with, and it is refused.
+_VERDICT_ASKED = re.compile(r"\b(claims?|claimed|support|agrees?|true|correct|accurate|confirm|verify|"
+                            r"stämmer|påst[åo]|hävd|bekräfta|stöd)", re.IGNORECASE)
+_VERDICT = re.compile(
+    r"\b(?:(?:does|do|did)(?: not|n't)? (?:support|confirm|contradict|agree with|back up)|supports?|supported|"
+    r"confirms?|confirmed|contradicts?|contradicted|refutes?|refuted|disproves?|backs? up|"
+    r"(?:is|are|was|were)(?: not|n't)? (?:true|false|correct|incorrect|accurate|inaccurate|right|wrong)|"
+    r"stämmer(?: inte)?|stöder(?: inte)?|stödjer(?: inte)?|bekräftar(?: inte)?|motsäger|styrker(?: inte)?)\b",
+    re.IGNORECASE)
+_NEGATIVE = re.compile(r"\b(not|n't|inte|contradict\w*|refute\w*|disprove\w*|false|incorrect|inaccurate|wrong|"
+                       r"motsäger)\b|n't\b", re.IGNORECASE)
+
+
+def unchecked_verdict(question: str, text: str, claimed: list[float], allowed: set[float]) -> str | None:
+    """The verdict phrase in `text` that no computed check backs, or None.
+
+    A verdict is backed when the question quoted a figure and the phrase's polarity matches
+    whether that figure is among the numbers the tools returned (exactly)."""
+    if not _VERDICT_ASKED.search(question):
+        return None
+    found = _VERDICT.search(text)
+    if found is None:
+        return None
+    if not claimed:
+        return found.group(0)
+    in_table = any(any(abs(a - c) <= max(abs(c) * 1e-9, 1e-9) for a in allowed) for c in claimed)
+    negative = bool(_NEGATIVE.search(found.group(0)))
+    return found.group(0) if negative == in_table else None
+
+
 class NumberGuard:
     """Checks streamed text as it arrives and releases it only up to the last checked number,
     so a number that no tool returned is never shown, even mid-stream."""
@@ -480,9 +513,11 @@ class Agent:
         text: str | None = final_text
         bad: list[str] = []
         streamed = False  # model text already shown to a streaming reader
+        # A claim question's wording is checked whole before anyone sees it (see unchecked_verdict).
+        verdict_question = bool(_VERDICT_ASKED.search(question))
         if messages is not None:
             try:
-                if streaming:
+                if streaming and not verdict_question:
                     guard = NumberGuard(allowed)
                     self.llm_calls += 1
                     self.prompt_tokens += count_messages(messages)
@@ -507,6 +542,11 @@ class Agent:
         if text is not None and not bad:
             sources = [r.text() for r in results if r.name != "search_commentary"] + [table_text]
             bad = unsupported_numbers(text, allowed) or mislabelled_numbers(text, labelled_numbers(sources))
+        verdict = unchecked_verdict(question, text, parsed.claimed, allowed) if text and not bad else None
+        if verdict:
+            notes.append(f"The model's wording drew a verdict (\"{verdict}\") that no computed check backs; "
+                         "showing the deterministic answer.")
+            bad, text = [], None
         if text and not bad and table_text and stated_numbers(table_text) and not stated_numbers(text):
             # A table answer that states no figure ("The submitter holds that result") says nothing checkable.
             notes.append("The model's answer stated none of the table's figures; showing the deterministic answer.")

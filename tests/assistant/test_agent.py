@@ -361,3 +361,42 @@ def test_a_table_answer_without_any_figure_is_not_shown(engine, settings):
     answer = agent.answer(QUESTION)
     assert answer.answer == _offline(engine, settings).answer
     assert any("none of the table's figures" in n for n in answer.notes)
+
+
+# --- verdicts on claims -------------------------------------------------------------------------
+
+CLAIM_QUESTION = "Does the table support NVIDIA's claim about the best Llama 2 70B Offline result in v6.1?"
+
+
+def test_a_verdict_no_computed_check_backs_is_refused(engine, settings):
+    # The number is the table's own, so the number check passes; the verdict is the model's alone.
+    agent, _ = _agent(engine, settings, [_route(), "The table does not support NVIDIA's claim: the best "
+                                         "result is 1,136,100.47 Tokens/s."])
+    answer = agent.answer(CLAIM_QUESTION)
+    assert "does not support" not in answer.answer
+    assert answer.answer == _offline(engine, settings, CLAIM_QUESTION).answer
+    assert any("verdict" in n and "does not support" in n for n in answer.notes)
+
+
+def test_a_claim_question_is_never_streamed_before_its_verdict_is_checked(engine, settings):
+    agent, _ = _agent(engine, settings, [_route(), "The table confirms the claim: 1,136,100.47 Tokens/s."])
+    pieces = list(agent.run(CLAIM_QUESTION, streaming=True))
+    shown = "".join(p for p in pieces if isinstance(p, str))
+    assert "confirms" not in shown and "confirms" not in pieces[-1].answer
+
+
+def test_a_verdict_that_agrees_with_the_quoted_figure_is_kept(engine, settings):
+    question = "NVIDIA claims 1,136,100.47 tokens/s on Llama 2 70B Offline in v6.1; does the table agree?"
+    agreeing = "The table confirms it: Nvidia's Big box reached 1,136,100.47 Tokens/s on Llama 2 70B Offline."
+    answer = _agent(engine, settings, [_route(), agreeing])[0].answer(question)
+    assert answer.answer == agreeing
+    wrong = "The table does not confirm it: Nvidia's Big box reached 1,136,100.47 Tokens/s."
+    answer = _agent(engine, settings, [_route(), wrong])[0].answer(question)
+    assert answer.answer != wrong and any("verdict" in n for n in answer.notes)
+
+
+def test_verdict_words_outside_a_claim_question_are_not_policed():
+    from assistant.agent import unchecked_verdict
+
+    assert unchecked_verdict("Which accelerators were used in v6.1?", "The B200 supports FP4.", [], set()) is None
+    assert unchecked_verdict("Stämmer NVIDIAs påstående om v6.1?", "Det stämmer inte.", [], set()) == "stämmer inte"
