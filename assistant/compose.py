@@ -249,9 +249,10 @@ def _compose_aggregate(question: str, result: Any, parsed: Any) -> Answer:
     scope = _scope_text(spec.filters, lang)
     what = _count_noun(spec, lang)
     cited_note = []
-    if len(result.rows) > len(rows):
-        cited_note = [f"{len(result.rows)} rows matched; the first {len(rows)} are listed and cited"
-                      if lang != "sv" else f"{len(result.rows)} rader matchade; de första {len(rows)} visas och citeras"]
+    matched = result.matched if result.matched is not None else len(result.rows)
+    if matched > len(rows):
+        cited_note = [f"{matched:,} rows matched; the first {len(rows)} are listed and cited"
+                      if lang != "sv" else f"{matched:,} rader matchade; de första {len(rows)} visas och citeras"]
     if result.groups is None:
         if result.value is None:
             return _no_rows(question, result, parsed)

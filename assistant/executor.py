@@ -84,6 +84,7 @@ class QueryResult:
     empty: bool = False
     truncated: bool = False
     value: float | None = None  # aggregate op without group_by: the single number
+    matched: int | None = None  # aggregate op: rows that matched, before the row cap
 
     @property
     def best(self) -> dict[str, Any] | None:
@@ -392,42 +393,15 @@ def _apply_default_division(table: pd.DataFrame, filters: Filters, default: str 
     return filters
 
 
-def _with_metric(df: pd.DataFrame, metric: str, plan: _Plan, notes: list[str]) -> pd.DataFrame:
-    """Add `value` (the metric) and `value_unit`; keep only rows where the metric exists."""
-    result = _float(df["result"])
-    if metric == "result":
-        df = df.assign(value=result, value_unit=df["units"])
-        plan.add("df = df.assign(value=df['result'], value_unit=df['units'])")
-    elif metric == "result_per_accelerator":
-        latency = df["units"].map(semantics.is_latency).astype(bool)
-        if latency.any():
-            notes.append("latency results left out of the per-accelerator figure (it only applies to throughput)")
-        accs = _float(df["total_accelerators"])
-        keep = ~latency & (accs > 0)
-        df = df[keep]
-        plan.add("df = df[~df['units'].str.startswith('Latency') & (df['total_accelerators'] > 0)]")
-        df = df.assign(value=result[keep] / accs[keep], value_unit=df["units"] + " per accelerator")
-        plan.add("df = df.assign(value=df['result'] / df['total_accelerators'], "
-                 "value_unit=df['units'] + ' per accelerator')")
-        notes.append(semantics.DERIVED_NOTE)
-    elif metric == "power":
-        power = _float(df["power_result"]) if "power_result" in df.columns else pd.Series(math.nan, index=df.index)
-        df = df[power.notna()]
-        plan.add("df = df[df['power_result'].notna()]")
-        df = df.assign(value=power[power.notna()], value_unit=df["power_units"])
-        plan.add("df = df.assign(value=df['power_result'], value_unit=df['power_units'])")
-        notes.append("power: lower is better for the same work (only v4.1 and v5.1 have power results)")
-    elif metric == "efficiency":
-        power = _float(df["power_result"]) if "power_result" in df.columns else pd.Series(math.nan, index=df.index)
-        latency = df["units"].map(semantics.is_latency).astype(bool)
-        keep = (df["power_units"] == "Watts").fillna(False).astype(bool) & ~latency & (power > 0)
-        df = df[keep]
-        plan.add("df = df[(df['power_units'] == 'Watts') & (df['power_result'] > 0)]")
-        df = df.assign(value=result[keep] / power[keep], value_unit=df["units"] + " per Watt")
-        plan.add("df = df.assign(value=df['result'] / df['power_result'], value_unit=df['units'] + ' per Watt')")
-        notes.append(semantics.EFFICIENCY_NOTE)
-    df = df[df["value"].notna()]
-    return df
+def _with_metric(table: pd.DataFrame, df: pd.DataFrame, metric: str, plan: _Plan, notes: list[str]) -> pd.DataFrame:
+    """`df` (rows of `table`) with `value` (the metric) and `value_unit`, only rows where the metric exists."""
+    pos, values, value_units, _ = _metric(table, table.index.get_indexer(df.index), metric, plan, notes)
+    return _with_values(table.iloc[pos], values, value_units, table)
+
+
+def _with_values(rows: pd.DataFrame, values: np.ndarray, value_units: np.ndarray, table: pd.DataFrame) -> pd.DataFrame:
+    unit_dtype = table["units"].dtype if "units" in table.columns else object
+    return rows.assign(value=values, value_unit=pd.array(value_units.tolist(), dtype=unit_dtype))
 
 
 def _ascending(order: str, lower_is_better: bool) -> bool:
@@ -501,33 +475,13 @@ def _dedupe_notes(notes: list[str]) -> list[str]:
 
 # --- ops ---------------------------------------------------------------------------------
 
-@dataclass
-class _Ranking:
-    """Ranked rows as positions into the table, best first, with their metric value and unit.
-
-    Ranking runs on cached numpy columns (`_Columns`) and takes full table rows only for the
-    few rows it returns: pandas steps on a 38-column Arrow-backed frame cost ~5 ms per
-    question, which bounded the API's throughput. The recorded pandas text is the same
-    computation, step for step, and a property test checks it against pandas itself.
-    """
-
-    positions: np.ndarray
-    values: np.ndarray
-    units: np.ndarray
-    unit: str | None
-    lower_is_better: bool
-
-
-def _rank(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan, notes: list[str]) -> _Ranking:
-    """mask -> metric -> one unit -> stable sort, recorded as the pandas steps that do the same."""
+def _metric(table: pd.DataFrame, pos: np.ndarray, metric: str, plan: _Plan,
+            notes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For the table rows at `pos`: (positions kept, metric values, value units, official units).
+    Rows where the metric does not exist are dropped; derived metrics are noted as derived."""
     cols = _Columns.of(table)
-    mask, parts = _filter_mask(table, filters)
-    if parts:
-        plan.add("df = df[" + " & ".join(parts) + "]")
-    pos = np.flatnonzero(mask.to_numpy())
     units = cols.objects("units")[pos]
     result = cols.numbers("result")[pos]
-    metric = spec.metric
     if metric == "result":
         values, value_units = result, units
         plan.add("df = df.assign(value=df['result'], value_unit=df['units'])")
@@ -569,7 +523,32 @@ def _rank(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan, n
     else:  # pragma: no cover - pydantic restricts metric
         raise SpecError(f"unknown metric {metric!r}")
     keep = ~np.isnan(values)
-    pos, values, value_units, units = pos[keep], values[keep], value_units[keep], units[keep]
+    return pos[keep], values[keep], value_units[keep], units[keep]
+
+
+@dataclass
+class _Ranking:
+    """Ranked rows as positions into the table, best first, with their metric value and unit.
+
+    Ranking runs on cached numpy columns (`_Columns`) and takes full table rows only for the
+    few rows it returns: pandas steps on a 38-column Arrow-backed frame cost ~5 ms per
+    question, which bounded the API's throughput. The recorded pandas text is the same
+    computation, step for step, and a property test checks it against pandas itself.
+    """
+
+    positions: np.ndarray
+    values: np.ndarray
+    units: np.ndarray
+    unit: str | None
+    lower_is_better: bool
+
+
+def _rank(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan, notes: list[str]) -> _Ranking:
+    """mask -> metric -> one unit -> stable sort, recorded as the pandas steps that do the same."""
+    mask, parts = _filter_mask(table, filters)
+    if parts:
+        plan.add("df = df[" + " & ".join(parts) + "]")
+    pos, values, value_units, units = _metric(table, np.flatnonzero(mask.to_numpy()), spec.metric, plan, notes)
 
     # Never rank across units: keep the most common unit and say which rows were left out.
     counts: dict[Any, int] = {}
@@ -588,9 +567,9 @@ def _rank(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan, n
 
     if len(pos):
         unit = value_units[0]
-        lib = semantics.lower_is_better(None if units[0] is None else str(units[0]), metric)
+        lib = semantics.lower_is_better(None if units[0] is None else str(units[0]), spec.metric)
     else:
-        unit, lib = None, semantics.lower_is_better(None, metric)
+        unit, lib = None, semantics.lower_is_better(None, spec.metric)
     ascending = _ascending(spec.order, lib)
     # Stable sort: ties keep table order, so the same question always cites the same rows
     # (pandas' descending mergesort keeps ties in table order too).
@@ -622,10 +601,7 @@ def _first_per_key(table: pd.DataFrame, ranking: _Ranking, keys: list[str], stop
 
 def _take(table: pd.DataFrame, ranking: _Ranking, picked: np.ndarray) -> pd.DataFrame:
     """The full table rows for the picked ranking entries, in that order, with `value` and `value_unit`."""
-    rows = table.iloc[ranking.positions[picked]]
-    unit_dtype = table["units"].dtype if "units" in table.columns else object
-    return rows.assign(value=ranking.values[picked],
-                       value_unit=pd.array(ranking.units[picked].tolist(), dtype=unit_dtype))
+    return _with_values(table.iloc[ranking.positions[picked]], ranking.values[picked], ranking.units[picked], table)
 
 
 def _ranked(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan, notes: list[str],
@@ -687,7 +663,7 @@ def _run_aggregate(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: lis
         rows = df
         extreme = None
     else:
-        df = _with_metric(df, spec.metric, plan, notes)
+        df = _with_metric(table, df, spec.metric, plan, notes)
         units = df["value_unit"].dropna().unique().tolist()
         if len(units) > 1:
             keys = keys + ["value_unit"]
@@ -731,12 +707,13 @@ def _run_aggregate(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: lis
         result_value = value
         if value is None or (isinstance(value, float) and math.isnan(value)):
             result_value = None
-    if len(rows) > max_rows:
+    matched = len(rows)
+    if matched > max_rows:
         truncated = True
         rows = rows.head(max_rows)
     result = QueryResult(spec=spec, rows=rows, unit=unit, lower_is_better=lib,
                          derived=semantics.is_derived(spec.metric) and agg in METRIC_AGGREGATES,
-                         groups=groups_df, truncated=truncated, value=result_value)
+                         groups=groups_df, truncated=truncated, value=result_value, matched=matched)
     return result
 
 

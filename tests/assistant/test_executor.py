@@ -182,6 +182,8 @@ def test_row_cap_and_truncated_flag():
     res = execute(QuerySpec(limit=100), df, max_rows=5)
     assert len(res.rows) == 5 and res.truncated
     assert not execute(QuerySpec(limit=3), df, max_rows=5).truncated
+    count = execute(QuerySpec(op="aggregate", aggregate="count"), df, max_rows=5)
+    assert count.value == 30 and count.matched == 30 and len(count.rows) == 5 and count.truncated
 
 
 def test_time_box(monkeypatch):
