@@ -14,7 +14,7 @@ import math
 import re
 from typing import Any
 
-from assistant import semantics
+from assistant import notes_sv, semantics
 from assistant.answer import Answer, Citation, Passage, Value
 
 ROW_FIELDS = ["result_id", "result_url", "round", "division", "availability", "system_type", "submitter",
@@ -179,6 +179,8 @@ def compose(question: str, result: Any, parsed: Any = None) -> Answer:
         result_notes = [n for n in result_notes if n not in caveats]
     notes = list(getattr(parsed, "notes", []) or []) + result_notes
     answer.notes = list(dict.fromkeys(answer.notes + notes))
+    if getattr(parsed, "language", "en") == "sv":
+        answer.notes = notes_sv.in_swedish(answer.notes)
     if answer.query is None:
         answer.query = _query(result)
     if parsed is not None and hasattr(parsed, "state"):
