@@ -3,11 +3,13 @@
 Why it looks like this:
 - Every answer comes from `assistant.service` — the API adds transport, never logic, so the
   JSON of `POST /v1/ask` is the `resultsqa ask --json` object plus `conversation_id`.
-- The offline answerer is CPU-bound Python: answers run in the threadpool so a slow answer
-  never blocks the event loop (health checks and other streams keep flowing).
+- The offline answerer is a few milliseconds of CPU-bound Python: it runs on the event loop
+  and cores are used by one worker process each (INLINE_WHY below). Model backends wait on
+  I/O for seconds and run in the threadpool, so health checks and streams keep flowing.
 - Conversations live in a bounded LRU keyed by (caller identity, conversation_id): one caller
   cannot continue another caller's conversation, and memory stays bounded. The LRU is per
-  worker process; with several workers send `history` (earlier questions) instead, or use
+  worker process; with several workers clients send `history` (earlier questions) as well,
+  which rebuilds the conversation on a worker that does not hold it, or use
   `/v1/chat/completions`, which is stateless like the OpenAI API.
 - Errors never carry stack traces or settings: a generic 500 body with a request id, and the
   details only in the server log.
@@ -55,7 +57,7 @@ MAX_SOURCES_IN_TEXT = 8
 # INLINE_WHY: an offline answer is a few milliseconds of CPU-bound Python (commentary retrieval
 # ~30 ms). In the threadpool it gains nothing — the GIL lets one thread run at a time — and the
 # thread hop plus GIL hand-offs with the event loop cost as much CPU again: one worker served
-# 140 answers/s that way and 234/s with answers on the loop (2026-11-30, 50 clients). So offline
+# 140 answers/s that way and ~230/s with answers on the loop (2026-11-30, 50 clients). So offline
 # answers run on the event loop, first come first served, and cores are used by running one
 # worker process per core. Model backends wait seconds on I/O and stay in the threadpool.
 HARD_MAX_CHARS = 100_000  # schema cap; the real limit is the max_question_chars setting
@@ -539,9 +541,9 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
 
 
 def _answer_response(answer: Answer, conversation_id: str | None, headers: dict[str, str] | None = None) -> Response:
-    """The /v1/ask body in one pass of pydantic's encoder. Returning a dict made FastAPI dump the
-    answer, validate it against `AskResponse` and dump it again: under load that was as much CPU
-    as answering. `AskResponse` stays the documented response model."""
+    """The /v1/ask body in one pass of pydantic's encoder (returning a dict makes FastAPI dump the
+    answer, validate it against `AskResponse` and dump it again). `AskResponse` stays the
+    documented response model."""
     body = AskResponse.model_construct(**dict(answer), conversation_id=conversation_id).model_dump_json()
     return Response(content=body, media_type="application/json", headers=headers)
 
