@@ -204,6 +204,13 @@ def _compose_rows(question: str, result: Any, parsed: Any) -> Answer:
     if intent == "lookup":
         lead = (f"{_who(top, lang)}: {_fmt(value, unit, derived)}{lat} on {ctx}" if lang != "sv" else
                 f"{_who(top, lang)}: {_fmt(value, unit, derived)}{lat} på {ctx}")
+    elif result.spec.metric == "power":
+        # Power is lower-is-better, so "the most power drawn" is the worst row: say which it is.
+        most = result.spec.order in ("worst", "desc")
+        lead = (f"The {'highest' if most else 'lowest'} power draw ({ctx}) is {_fmt(value, unit, derived)}, "
+                f"by {_who(top, lang)}" if lang != "sv" else
+                f"{'Högsta' if most else 'Lägsta'} effektuttaget ({ctx}) är {_fmt(value, unit, derived)}, "
+                f"av {_who(top, lang)}")
     elif intent == "worst":
         lead = (f"The lowest-ranked {metric_word} ({ctx}) is {_fmt(value, unit, derived)}{lat}, by {_who(top, lang)}"
                 if lang != "sv" else

@@ -48,6 +48,8 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
     if parsed.claimed and spec.op == "rows":
         result = _claim_check(engine, spec, parsed) or result
     answer = compose.compose(question, result, parsed)
+    if parsed.checked and answer.status == "answered" and not result.rows.empty:
+        answer.answer += _checked_verdict(result.rows.iloc[0], parsed)
     if parsed.needs_commentary and answer.status == "answered":
         passages = _passages(question, engine, spec.filters.round)
         if passages:
@@ -56,6 +58,29 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
             answer.citations += extra.citations
             answer.answer += " " + extra.answer
     return answer
+
+
+_CHECKED_WORDS = {"submitter": ("submitter", "inskickare"), "accelerator_vendor": ("accelerator vendor", "chiptillverkare"),
+                  "accelerator_family": ("accelerator family", "acceleratorfamilj"), "accelerator": ("accelerator", "accelerator"),
+                  "system_name": ("system", "system"), "platform": ("platform", "plattform")}
+
+
+def _checked_verdict(top: Any, parsed: Any) -> str:
+    """"Is it true that Crusoe's MI355X system had the highest ...?": the ranking ran over everyone,
+    and this sentence says, computed here, whether its top row has what the question named."""
+    sv = parsed.language == "sv"
+    said, wrong = [], []
+    for col, values in parsed.checked.items():
+        actual = str(top.get(col))
+        word = _CHECKED_WORDS.get(col, (col, col))[1 if sv else 0]
+        said.append(f"{word} {actual}")
+        if actual not in values:
+            wrong.append(f"{word} {actual}" + (f" (inte {' / '.join(values)})" if sv else f" (not {' / '.join(values)})"))
+    if sv:
+        return (f" Det stämmer: toppresultatet har {', '.join(said)}." if not wrong else
+                f" Det stämmer inte: toppresultatet har {', '.join(wrong)}.")
+    return (f" That checks out: the top result has {', '.join(said)}." if not wrong else
+            f" That does not check out: the top result has {', '.join(wrong)}.")
 
 
 def _earlier_round(engine: Any, spec: Any, parsed: Any) -> Any:

@@ -152,6 +152,7 @@ class Parsed:
     ranges: dict[str, dict[str, float]] = dc_field(default_factory=dict)  # e.g. number_of_nodes {"min": 2}
     has_power: bool | None = None
     claimed: list[float] = dc_field(default_factory=list)  # figures quoted in the question ("claims 104,637")
+    checked: dict[str, list[str]] = dc_field(default_factory=dict)  # "is it true that <these> had the top result"
 
     def state(self) -> dict[str, Any]:
         """What a follow-up needs from this turn (stored inside Answer.query["parsed"])."""
@@ -431,6 +432,51 @@ def _say(parsed: Parsed, en: str, sv: str) -> str:
     return sv if parsed.language == "sv" else en
 
 
+# "The highest token throughput of any v6.1 result": no benchmark, but a unit and "any/all".
+# Results of different benchmarks are not comparable, so this ranks within the named unit only
+# and says so; power is ranked in Watts (v4.1/v5.1 datacenter power runs).
+_ACROSS = _rx(r"\bany\b", r"\bof all\b", r"\bacross\b", r"\boverall\b", r"\bsingle\b", r"\bnågot\b",
+              r"\bnågon\b", r"\bav alla\b", r"\balla\b")
+_UNIT_NAMES = [(_rx(r"\btokens?\b"), "Tokens/s"), (_rx(r"\bsamples?\b"), "Samples/s"),
+               (_rx(r"\bquer(y|ies)\b"), "Queries/s")]
+# "Is it true that Crusoe had the highest ...?": the ranking is checked against everyone, so the
+# named submitter or hardware must not filter it (it is what is being checked).
+_IS_IT_TRUE = _rx(r"\bis it true\b", r"\btrue that\b", r"\bstämmer det\b", r"\bär det sant\b", r"\bdid .{1,60} really\b")
+ATTRIBUTION = ("submitter", "accelerator_vendor", "accelerator_family", "accelerator", "system_name", "platform")
+
+
+def _across_benchmarks(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: dict[str, list[str]],
+                       rounds: list[str], metric: str) -> Parsed | None:
+    """A ranking over every benchmark of one unit, when the question names a unit (or power) and
+    asks across all results; None when it does not (then the caller asks which benchmark)."""
+    if intent not in ("best", "worst", "top"):
+        return None
+    unit = next((u for rx, u in _UNIT_NAMES if rx.search(text)), None)
+    if metric == "power":
+        wanted = {"power_units": ["Watts"]}
+    elif metric == "result" and unit and _ACROSS.search(text):
+        wanted = {"units": [unit]}
+    else:
+        return None
+    use_rounds = rounds[-1:] or ([catalog.latest_round] if catalog.latest_round else [])
+    filters = {**explicit, **wanted}
+    if _IS_IT_TRUE.search(text):
+        checked = {k: v for k, v in filters.items() if k in ATTRIBUTION}
+        filters = {k: v for k, v in filters.items() if k not in ATTRIBUTION}
+        parsed.checked = checked
+    parsed.notes.append(_say(parsed, f"No benchmark named: ranked across every benchmark in {next(iter(wanted.values()))[0]}; "
+                             "results of different benchmarks are not comparable.",
+                             f"Inget benchmark angivet: rangordnat över alla benchmarks i {next(iter(wanted.values()))[0]}; "
+                             "resultat från olika benchmarks är inte jämförbara."))
+    order = "worst" if intent == "worst" else "best"
+    if metric == "power" and re.search(r"\b(most|highest|largest|mest|högst|max)", text, re.I):
+        order = "worst"  # the most power drawn is the "worst" power figure
+    n = _top_n(text) if intent == "top" else 5
+    parsed.spec = QuerySpec(op="rows", filters=_filters(filters, use_rounds, parsed), metric=metric, order=order,
+                            limit=max(1, min(n, 100)))
+    return parsed
+
+
 def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: dict[str, list[str]],
            rounds: list[str], *, metric: str = "result", limit: int | None = None,
            side_column: str | None = None, count_column: str | None = None) -> Parsed:
@@ -458,6 +504,8 @@ def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: d
         # "What did Crusoe submit in v6.1?": the benchmarks it has results on, with row counts.
         parsed.intent = "list"
         return _list(parsed, text, catalog, explicit, rounds, "benchmark")
+    if not benchmarks and _across_benchmarks(parsed, text, catalog, intent, explicit, rounds, metric):
+        return parsed
     if not benchmarks:
         parsed.status = "no_data"
         parsed.message = _say(parsed, "Which benchmark? Results are only comparable within one benchmark, "

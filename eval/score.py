@@ -58,7 +58,8 @@ class Reading:
 def _group_readings(num: str) -> list[float]:
     """Values a written numeral can mean (both readings when `1,136` is ambiguous)."""
     compact = num.replace("\u00a0", " ").replace("\u202f", " ").replace("\u2009", " ")
-    grouped = re.fullmatch(r"(\d{1,3}(?:([,. ])\d{3})+)(?:([.,])(\d+))?", compact)
+    # One separator throughout the groups (backreference): `6,280.214` is 6280.214, not two groupings.
+    grouped = re.fullmatch(r"(\d{1,3}(?:([,. ])\d{3})(?:\2\d{3})*)(?:([.,])(\d+))?", compact)
     if grouped:
         int_part, sep, dec_sep, dec = grouped.group(1), grouped.group(2), grouped.group(3), grouped.group(4)
         seps = set(re.findall(r"[,. ]", int_part))

@@ -9,6 +9,9 @@ Gold values were read by hand from /work/shared/data/mlperf/mlperf_inference_v6.
 - v6.1 llama2-70b-99.9 Offline closed best per accelerator: Oracle 132,253 / 8 = 16,531.625, v6.1-csvrow-0396
 - v6.1: 492 rows, 33 distinct submitters; benchmarks in v6.1 not in v6.0: e2e-rag-db, e2e-rag-qna, qwen3.6-27b
 - NVIDIA GB200 llama2-70b-99.9 Offline closed best: v5.1 51,736.9 (5.1-0070), v6.0 888,054 (6.0-0075)
+- v6.1 closed, every benchmark in Tokens/s: max 5,749,440 (Crusoe, MI355X, v6.1-csvrow-0110)
+- v4.1 closed power runs in Watts: max 6,280.214 (NVIDIA H200, v4.1-0049)
+(the last two are also gold questions verified by eval/check_gold.py from the raw files)
 """
 
 from __future__ import annotations
@@ -237,3 +240,30 @@ def test_an_entity_named_twice_is_not_a_comparison(engine, question):
     answer = answer_question(question, engine=engine, conversation=Conversation(), settings=engine.settings)
     assert answer.query["op"] == "rows"
     assert answer.values[0].value == 2494310 and answer.values[0].result_ids == ["6.0-0076"]
+
+
+def test_a_unit_and_any_rank_across_benchmarks_and_say_they_are_not_comparable(engine):
+    answer = ask(engine, "What was the highest token throughput of any v6.1 result?")
+    assert "5,749,440 Tokens/s" in answer.answer and answer.citations[0].id == "v6.1-csvrow-0110"
+    assert answer.query["filters"]["units"] == ["Tokens/s"] and "benchmark" not in answer.query["filters"]
+    assert any("not comparable" in n for n in answer.notes)
+    # no unit and no "any": still asks which benchmark rather than ranking apples against oranges
+    vague = ask(engine, "What was the best result in v6.1?")
+    assert vague.status == "no_data" and "Which benchmark?" in vague.answer
+
+
+def test_is_it_true_checks_the_named_submitter_against_everyone(engine):
+    yes = ask(engine, "Is it true that Crusoe's 512 MI355X system had the highest token throughput of any "
+                      "v6.1 result? What was it?")
+    assert "5,749,440 Tokens/s" in yes.answer and "That checks out" in yes.answer
+    assert "submitter" not in yes.query["filters"]  # what is checked does not filter the ranking
+    no = ask(engine, "Is it true that NVIDIA had the highest token throughput of any v6.1 result?")
+    assert "5,749,440 Tokens/s" in no.answer and "does not check out" in no.answer
+    sv = ask(engine, "Stämmer det att Crusoe hade högst token-genomströmning av alla resultat i v6.1?")
+    assert "5,749,440" in sv.answer and "Det stämmer:" in sv.answer
+
+
+def test_most_power_drawn_ranks_power_runs_across_benchmarks(engine):
+    answer = ask(engine, "Which v4.1 closed power submission drew the most power, and how many watts?")
+    assert answer.answer.startswith("The highest power draw") and "6,280.214 Watts" in answer.answer
+    assert answer.citations[0].id == "v4.1-0049"

@@ -26,6 +26,8 @@ def values(text: str) -> set[float]:
     ("12k", 12000),
     ("1.136.100", 1136100),
     ("tre system", 3),
+    ("6,280.214 Watts", 6280.214),  # three decimals after a thousands group
+    ("1.466,0077 ms", 1466.0077),
 ])
 def test_reads_numbers_as_written(text, wanted):
     assert wanted in values(text)
