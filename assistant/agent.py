@@ -25,13 +25,13 @@ import json
 import logging
 import re
 import time
-from typing import Any, Iterator
+from typing import Any, Iterator, get_args
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from assistant.answer import Answer, Citation, Passage
 from assistant.llm import ChatModel, Reply, count_messages, count_tokens, is_unreachable, redact
-from assistant.spec import Filters, QuerySpec
+from assistant.spec import Filters, Metric, QuerySpec
 from assistant.tools import Toolbox, ToolResult
 
 _LOG = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ ROUTE_SCHEMA: dict[str, Any] = {
     "properties": {
         "tool": {"type": "string", "enum": ["query_results", "search_commentary", "both"]},
         "op": {"type": "string", "enum": ["rows", "aggregate", "difference", "compare", "trend"]},
-        "metric": {"type": "string", "enum": ["result", "result_per_accelerator", "power", "efficiency"]},
+        "metric": {"type": "string", "enum": list(get_args(Metric))},
         "order": {"type": "string", "enum": ["best", "worst", "asc", "desc"]},
         "limit": {"type": "integer", "minimum": 1, "maximum": 50},
         **{name: _nullable("string") for name in ROUTE_FILTERS},

@@ -204,6 +204,18 @@ def _compose_rows(question: str, result: Any, parsed: Any) -> Answer:
     if intent == "lookup":
         lead = (f"{_who(top, lang)}: {_fmt(value, unit, derived)}{lat} on {ctx}" if lang != "sv" else
                 f"{_who(top, lang)}: {_fmt(value, unit, derived)}{lat} på {ctx}")
+    elif result.spec.metric in semantics.SIZE_METRICS:
+        # A system's size is not a result: say which systems, with counts, in the round's context.
+        largest = result.spec.order not in ("worst", "asc")
+        div = top.get("division")
+        ctx = ", ".join(str(p) for p in (top.get("round"), div and (f"{div}-divisionen" if lang == "sv" else
+                                                                    f"{div} division"), top.get("availability")) if p)
+        by = {"total_accelerators": ("accelerators", "acceleratorer"), "number_of_nodes": ("nodes", "noder")}[
+            result.spec.metric]
+        lead = (f"The {'largest' if largest else 'smallest'} system by {by[0]} ({ctx}) has "
+                f"{semantics.format_number(value)} {by[0]}: {_who(top, lang)}" if lang != "sv" else
+                f"Det {'största' if largest else 'minsta'} systemet räknat i {by[1]} ({ctx}) har "
+                f"{semantics.format_number(value)} {by[1]}: {_who(top, lang)}")
     elif result.spec.metric == "power":
         # Power is lower-is-better, so "the most power drawn" is the worst row: say which it is.
         most = result.spec.order in ("worst", "desc")

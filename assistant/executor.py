@@ -35,6 +35,7 @@ from ingest.schema import COLUMN_NAMES, FILTERABLE
 # (round, submitter, platform, benchmark, scenario): one row per system result. The submitter is part
 # of it: Intel and Supermicro both submitted a system with the platform ID `1-node-4x-BMG-B70`.
 DEDUPE_KEY = ["round", "submitter", "platform", "benchmark", "scenario"]
+SYSTEM_KEY = ["round", "submitter", "platform"]  # system-size metrics rank systems, not results
 LIST_FIELDS = [name for name, f in Filters.model_fields.items() if name not in
                {"number_of_nodes", "total_accelerators", "accelerators_per_node", "has_power"}]
 RANGE_FIELDS = ["number_of_nodes", "total_accelerators", "accelerators_per_node"]
@@ -520,6 +521,10 @@ def _metric(table: pd.DataFrame, pos: np.ndarray, metric: str, plan: _Plan,
         value_units = _suffixed(units, " per Watt")
         plan.add("df = df.assign(value=df['result'] / df['power_result'], value_unit=df['units'] + ' per Watt')")
         notes.append(semantics.EFFICIENCY_NOTE)
+    elif metric in semantics.SIZE_METRICS:
+        values = cols.numbers(metric)[pos]
+        value_units = np.full(len(pos), semantics.SIZE_METRICS[metric], dtype=object)
+        plan.add(f"df = df.assign(value=df[{metric!r}], value_unit={semantics.SIZE_METRICS[metric]!r})")
     else:  # pragma: no cover - pydantic restricts metric
         raise SpecError(f"unknown metric {metric!r}")
     keep = ~np.isnan(values)
@@ -610,9 +615,11 @@ def _ranked(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan,
     cap = min(limit, max_rows)
     want_count = limit > max_rows  # only then does `truncated` need the full deduplicated count
     if dedupe:
-        keys = [k for k in DEDUPE_KEY if k in table.columns]
+        per_system = spec.metric in semantics.SIZE_METRICS
+        keys = [k for k in (SYSTEM_KEY if per_system else DEDUPE_KEY) if k in table.columns]
         picked = _first_per_key(table, ranking, keys, stop=None if want_count else cap)
-        plan.add(f"df = df.drop_duplicates({keys!r})  # best row per system result")
+        plan.add(f"df = df.drop_duplicates({keys!r})  # " + ("one row per system" if per_system
+                                                             else "best row per system result"))
     else:
         picked = np.arange(len(ranking.positions), dtype=np.intp)
     truncated = want_count and len(picked) > max_rows

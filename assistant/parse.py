@@ -19,6 +19,7 @@ from typing import Any
 
 from assistant.catalog import Catalog, Match
 from assistant.spec import Filters, QuerySpec, Range
+from assistant.semantics import SIZE_METRICS
 
 INTENTS = ("best", "worst", "top", "lookup", "compare", "count", "list", "difference", "trend", "commentary",
            "field", "unknown")
@@ -285,6 +286,9 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
     if known_rounds:
         parsed.explicit = dict(explicit, round=known_rounds)
     metric = _metric(text)
+    size = _size_metric(text)
+    if size and intent not in ("commentary", "compare", "trend"):
+        metric, intent = size, ("top" if intent == "top" else "best")
     return _build(parsed, text, catalog, intent, explicit, known_rounds, metric=metric)
 
 
@@ -432,6 +436,23 @@ def _say(parsed: Parsed, en: str, sv: str) -> str:
     return sv if parsed.language == "sv" else en
 
 
+# "The largest system", "most GPUs", "största systemet": rank systems by size, not results.
+_SIZE = _rx(r"\b(largest|biggest|största|störst[a]?)\b(\W+\w+){0,3}\W+(systems?|clusters?|configurations?|"
+            r"submissions?|systemet|systemen|konfiguration)", r"\bstörsta system",
+            r"\b(most|flest)\s+(gpus?|accelerators?|acceleratorer|nodes?|noder|chips?)\b",
+            r"\b(largest|biggest|highest|most)\s+(number|count)\s+of\s+(gpus?|accelerators?|nodes?|chips?)\b",
+            r"\b(largest|biggest)\s+(gpu|accelerator|node)\s+count\b")
+_NODES = _rx(r"\bnodes?\b", r"\bnod(er|erna)?\b")
+
+
+def _size_metric(text: str) -> str | None:
+    """"total_accelerators" or "number_of_nodes" when the question ranks systems by size."""
+    if not _SIZE.search(text):
+        return None
+    return "number_of_nodes" if _NODES.search(text) and not FIELDS["total_accelerators"].search(text) \
+        else "total_accelerators"
+
+
 # "The highest token throughput of any v6.1 result": no benchmark, but a unit and "any/all".
 # Results of different benchmarks are not comparable, so this ranks within the named unit only
 # and says so; power is ranked in Watts (v4.1/v5.1 datacenter power runs).
@@ -504,6 +525,13 @@ def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: d
         # "What did Crusoe submit in v6.1?": the benchmarks it has results on, with row counts.
         parsed.intent = "list"
         return _list(parsed, text, catalog, explicit, rounds, "benchmark")
+    if not benchmarks and metric in SIZE_METRICS and intent in ("best", "top", "worst"):
+        # A system's size is the same on every benchmark: no benchmark is needed to rank it.
+        use_rounds = rounds[-1:] or ([catalog.latest_round] if catalog.latest_round else [])
+        n = _top_n(text) if intent == "top" else 5
+        parsed.spec = QuerySpec(op="rows", filters=_filters(explicit, use_rounds, parsed), metric=metric,
+                                order="worst" if intent == "worst" else "best", limit=max(1, min(n, 100)))
+        return parsed
     if not benchmarks and _across_benchmarks(parsed, text, catalog, intent, explicit, rounds, metric):
         return parsed
     if not benchmarks:

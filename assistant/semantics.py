@@ -50,6 +50,10 @@ def metric_unit(metric: str, unit: str | None, power_unit: str | None = None) ->
     return unit
 
 
+# System size as a metric: "the largest system" ranks systems, not results, so one row per system.
+SIZE_METRICS = {"total_accelerators": "accelerators", "number_of_nodes": "nodes"}
+
+
 def is_derived(metric: str) -> bool:
     return metric in {"result_per_accelerator", "efficiency"}
 

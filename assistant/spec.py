@@ -55,7 +55,7 @@ class Filters(BaseModel):
     has_power: bool | None = None
 
 
-Metric = Literal["result", "result_per_accelerator", "power", "efficiency"]
+Metric = Literal["result", "result_per_accelerator", "power", "efficiency", "total_accelerators", "number_of_nodes"]
 Aggregate = Literal["count", "nunique", "max", "min", "mean", "median", "sum"]
 Op = Literal["rows", "aggregate", "difference", "compare", "trend"]
 
@@ -67,7 +67,8 @@ class QuerySpec(BaseModel):
     metric: Metric = Field(
         "result",
         description="result = official headline metric; result_per_accelerator = result / total_accelerators "
-        "(derived, not official); power = power_result; efficiency = result / power (derived).",
+        "(derived, not official); power = power_result; efficiency = result / power (derived); "
+        "total_accelerators / number_of_nodes = system size (best = largest; one row per system).",
     )
     order: Literal["best", "worst", "asc", "desc"] = Field(
         "best", description="best/worst respect lower-is-better units; asc/desc are literal."
@@ -79,5 +80,6 @@ class QuerySpec(BaseModel):
     other: Filters | None = Field(None, description="difference op: the set to subtract")
     sides: list[Filters] | None = Field(None, description="compare op: 2+ sides, each merged over filters")
     dedupe: bool = Field(
-        True, description="rows op: keep only the best row per system (round+submitter+platform+benchmark+scenario)"
+        True, description="rows op: keep only the best row per system result (round+submitter+platform+benchmark+"
+        "scenario; for system-size metrics one row per system: round+submitter+platform)"
     )

@@ -12,6 +12,8 @@ Gold values were read by hand from /work/shared/data/mlperf/mlperf_inference_v6.
 - v6.1 closed, every benchmark in Tokens/s: max 5,749,440 (Crusoe, MI355X, v6.1-csvrow-0110)
 - v4.1 closed power runs in Watts: max 6,280.214 (NVIDIA H200, v4.1-0049)
 (the last two are also gold questions verified by eval/check_gold.py from the raw files)
+- v6.1 closed system sizes (csv module over the v6.1 CSV): most accelerators 512 (Crusoe, 64 nodes);
+  most nodes 72 (Azure GB200 NVL72, 288 accelerators)
 """
 
 from __future__ import annotations
@@ -267,3 +269,24 @@ def test_most_power_drawn_ranks_power_runs_across_benchmarks(engine):
     answer = ask(engine, "Which v4.1 closed power submission drew the most power, and how many watts?")
     assert answer.answer.startswith("The highest power draw") and "6,280.214 Watts" in answer.answer
     assert answer.citations[0].id == "v4.1-0049"
+
+
+@pytest.mark.parametrize("question, value, who, unit", [
+    ("How many accelerators did the biggest system in v6.1 have in total?", "512 accelerators", "Crusoe", "accelerators"),
+    ("What's the largest number of nodes used by a single system in v6.1?", "72 nodes", "Azure", "nodes"),
+    ("Hur många GPU:er hade Crusoes största system i v6.1?", "512 acceleratorer", "Crusoe", "accelerators"),
+])
+def test_system_size_ranks_systems_not_results(engine, question, value, who, unit):
+    answer = ask(engine, question)
+    assert value in answer.answer and who in answer.answer
+    assert answer.query["metric"] in {"total_accelerators", "number_of_nodes"}
+    assert "drop_duplicates(['round', 'submitter', 'platform'])" in answer.query["pandas"]
+    assert answer.values[0].unit == unit and not answer.values[0].derived
+
+
+def test_top_largest_systems_are_distinct_systems(engine):
+    answer = ask(engine, "Top 3 largest systems in v6.1")
+    keys = [(r["submitter"], r["platform"]) for r in answer.rows[:3]]
+    assert len(set(keys)) == 3
+    sizes = [r["total_accelerators"] for r in answer.rows[:3]]
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] == 512
