@@ -8,6 +8,7 @@ closest valid values, and every number in an answered turn cites its rows.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from assistant.answer import Answer
@@ -18,9 +19,42 @@ def _no_data(question: str, text: str, notes: list[str] | None = None, query: di
                   query=query)
 
 
+# "How many submitters and results are in v6.1?": two counts, asked as two questions.
+_TWO_COUNTS = re.compile(r"\b(how many|hur många)\s+(\w+)\s+(and|och)\s+(\w+)\b", re.IGNORECASE)
+
+
+def _two_counts(question: str) -> tuple[str, str] | None:
+    match = _TWO_COUNTS.search(question)
+    if match is None:
+        return None
+    how, first, second = match.group(1), match.group(2), match.group(4)
+    head, tail = question[:match.start()], question[match.end():]
+    return f"{head}{how} {first}{tail}", f"{head}{how} {second}{tail}"
+
+
+def _joined(question: str, parts: list[Answer]) -> Answer:
+    """One answer from the answers to each count: every number keeps its own citations."""
+    first = parts[0]
+    citations = list({(c.kind, c.id, c.url): c for p in parts for c in p.citations}.values())
+    pandas = "\n\n".join(f"# count {i + 1}\n{(p.query or {}).get('pandas', '')}" for i, p in enumerate(parts))
+    query = {"parts": [{k: v for k, v in (p.query or {}).items() if k not in ("pandas", "parsed")} for p in parts],
+             "pandas": pandas, "parsed": (parts[-1].query or {}).get("parsed")}
+    return first.model_copy(update={
+        "question": question, "answer": " ".join(p.answer for p in parts),
+        "values": [v for p in parts for v in p.values], "rows": [r for p in parts for r in p.rows][:50],
+        "citations": citations, "notes": list(dict.fromkeys(n for p in parts for n in p.notes)), "query": query})
+
+
 def answer_question(question: str, *, engine: Any, conversation: Any = None, settings: Any = None,
-                    scope: dict[str, list[str]] | None = None) -> Answer:
-    """Answer one question from the engine's table (and commentary store) with no model."""
+                    scope: dict[str, list[str]] | None = None, commentary: bool = True) -> Answer:
+    """Answer one question from the engine's table (and commentary store) with no model.
+    commentary=False leaves out the quoted sources (a part of a question that quotes them once)."""
+    pair = _two_counts(question)
+    if pair is not None:
+        parts = [answer_question(q, engine=engine, conversation=conversation, settings=settings, scope=scope,
+                                 commentary=False) for q in pair]
+        if all(p.status == "answered" and p.query and (p.query.get("op") == "aggregate") for p in parts):
+            return _with_commentary(question, _joined(question, parts), engine, conversation, commentary)
     from assistant import compose
     from assistant.executor import SpecError
     from assistant.parse import parse, with_scope
@@ -50,14 +84,31 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
     answer = compose.compose(question, result, parsed)
     if parsed.checked and answer.status == "answered" and not result.rows.empty:
         answer.answer += _checked_verdict(result.rows.iloc[0], parsed)
-    if parsed.needs_commentary and answer.status == "answered":
-        passages = _passages(question, engine, spec.filters.round)
-        if passages:
-            extra = compose.compose_commentary(question, passages, parsed)
-            answer.passages = extra.passages
-            answer.citations += extra.citations
-            answer.answer += " " + extra.answer
+    if commentary and parsed.needs_commentary and answer.status == "answered":
+        _quote_sources(question, answer, engine, parsed, spec.filters.round)
     return answer
+
+
+def _with_commentary(question: str, answer: Answer, engine: Any, conversation: Any, wanted: bool) -> Answer:
+    """A joined answer quotes the sources once, when the whole question asks for them."""
+    from assistant.parse import parse
+
+    previous = conversation.last_state if conversation is not None else None
+    parsed = parse(question, engine.catalog, previous=previous)
+    if wanted and parsed.needs_commentary:
+        _quote_sources(question, answer, engine, parsed, parsed.explicit.get("round"))
+    return answer
+
+
+def _quote_sources(question: str, answer: Answer, engine: Any, parsed: Any, rounds: list[str] | None) -> None:
+    from assistant import compose
+
+    passages = _passages(question, engine, rounds)
+    if passages:
+        extra = compose.compose_commentary(question, passages, parsed)
+        answer.passages = extra.passages
+        answer.citations += extra.citations
+        answer.answer += " " + extra.answer
 
 
 _CHECKED_WORDS = {"submitter": ("submitter", "inskickare"), "accelerator_vendor": ("accelerator vendor", "chiptillverkare"),

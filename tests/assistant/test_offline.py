@@ -290,3 +290,15 @@ def test_top_largest_systems_are_distinct_systems(engine):
     assert len(set(keys)) == 3
     sizes = [r["total_accelerators"] for r in answer.rows[:3]]
     assert sizes == sorted(sizes, reverse=True) and sizes[0] == 512
+
+
+@pytest.mark.parametrize("question, words", [
+    ("How many submitters and results are in v6.1?", ("33 distinct submitters", "492 results")),
+    ("Hur många inskickare och resultat fanns det i v6.1?", ("33 olika inskickare", "492 resultat")),
+])
+def test_two_counts_in_one_question_are_both_answered_and_cited(engine, question, words):
+    answer = ask(engine, question)
+    assert answer.status == "answered" and all(w in answer.answer for w in words)
+    assert sorted(v.value for v in answer.values) == [33.0, 492.0]
+    assert len(answer.query["parts"]) == 2 and answer.query["pandas"].count("# count") == 2
+    assert answer.citations and all(c.kind == "row" for c in answer.citations)
