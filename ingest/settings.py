@@ -172,14 +172,22 @@ def load(**overrides: Any) -> Settings:
     return Settings(values)
 
 
+def _relative_to_clone(path: Path) -> str:
+    """A default path as written in the docs: the same whatever the clone's folder is called."""
+    if path.is_relative_to(PROJECT_ROOT):
+        return path.relative_to(PROJECT_ROOT).as_posix()
+    if path.is_relative_to(PROJECT_ROOT.parent):
+        return "../" + path.relative_to(PROJECT_ROOT.parent).as_posix()
+    return path.as_posix()
+
+
 def markdown_table() -> str:
     """The settings as a Markdown table, for docs/settings.md and `resultsqa settings --markdown`."""
     lines = ["| setting | env var | default | what it does |", "|---|---|---|---|"]
     for s in SETTINGS:
         default = "(unset)" if s.default is None else f"`{s.default}`"
         if s.name in {"data", "sources", "store", "cache"}:
-            default = f"`{Path(str(s.default)).relative_to(PROJECT_ROOT.parent)}` (relative to the clone's parent)" \
-                if str(s.default).startswith(str(PROJECT_ROOT.parent)) else default
+            default = f"`{_relative_to_clone(Path(str(s.default)))}` (relative to the clone)"
         lines.append(f"| `{s.name}` | `{s.env}` | {default} | {s.help} |")
     return "\n".join(lines) + "\n"
 
