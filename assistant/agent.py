@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from assistant.answer import Answer, Citation, Passage
 from assistant.llm import ChatModel, Reply, count_messages, count_tokens, is_unreachable, redact
+from assistant.parse import ATTRIBUTION
 from assistant.spec import Filters, Metric, QuerySpec
 from assistant.tools import Toolbox, ToolResult
 
@@ -353,9 +354,16 @@ def merge_route(parsed: Any, route: Route | None, question: str, engine: Any, no
         return None
     spec = base or QuerySpec()
     filters = spec.filters.model_dump()
+    checked = getattr(parsed, "checked", None) or {}
     for name in ROUTE_FILTERS:
         proposed = getattr(route, name)
         if not proposed:
+            continue
+        if checked and name in ATTRIBUTION:
+            # "Is it true that Crusoe had the top result?": who and on what is what the ranking
+            # checks, so none of it may filter the ranking, however grounded in the question.
+            notes.append(f"The model proposed {name}={proposed!r}; that is what the question checks, so the "
+                         "ranking stays over everyone.")
             continue
         canonical = _grounded(proposed, name, question, engine)
         if canonical is None:

@@ -400,3 +400,17 @@ def test_verdict_words_outside_a_claim_question_are_not_policed():
 
     assert unchecked_verdict("Which accelerators were used in v6.1?", "The B200 supports FP4.", [], set()) is None
     assert unchecked_verdict("Stämmer NVIDIAs påstående om v6.1?", "Det stämmer inte.", [], set()) == "stämmer inte"
+
+
+def test_the_model_cannot_filter_by_what_an_is_it_true_question_checks(settings):
+    from assistant.agent import Route, merge_route
+    from assistant.parse import parse
+
+    engine = Engine.from_table(_table(), settings)
+    question = "Is it true that AMD had the highest token throughput of any v6.1 result?"
+    parsed = parse(question, engine.catalog)
+    assert parsed.checked and parsed.spec.filters.submitter is None
+    notes: list[str] = []
+    spec = merge_route(parsed, Route(**_route(benchmark=None, scenario=None, submitter="AMD")), question, engine, notes)
+    assert spec.filters.submitter is None and any("checks" in n for n in notes)
+    assert engine.execute(spec).rows.iloc[0]["result"] == BEST  # Nvidia's, so the claim does not hold
