@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from typing import Any
 
 from assistant import notes_sv, semantics
@@ -469,10 +470,17 @@ def _keywords(text: str) -> set[str]:
 
 
 def best_sentences(question: str, text: str, n: int = 2) -> list[str]:
-    """The passage sentences sharing the most words with the question (ties: earlier first)."""
+    """The passage sentences that best share the question's words (ties: earlier first).
+
+    Words are weighted by how rare they are among the passage's sentences (inverse sentence
+    frequency): a word most sentences share (the document's topic, "MLPerf") says little about
+    which sentence answers; a word few share ("head") says more."""
     keys = _keywords(question)
     sentences = [s.strip(" -*•#\t") for s in _SENTENCE.split(text) if len(s.strip()) > 20]
-    scored = [(len(keys & _keywords(s)), -i, s) for i, s in enumerate(sentences)]
+    words = [_keywords(s) for s in sentences]
+    df = Counter(w for ws in words for w in ws & keys)
+    weight = {w: math.log(1 + len(sentences) / df[w]) for w in df}
+    scored = [(sum(weight[w] for w in keys & ws), -i, s) for i, (ws, s) in enumerate(zip(words, sentences))]
     top = sorted(scored, reverse=True)[:n]
     return [s for _, _, s in sorted(top, key=lambda t: -t[1])]
 
@@ -485,11 +493,12 @@ def compose_commentary(question: str, passages: list[Passage], parsed: Any = Non
                 "I found no commentary in the ingested documents that answers this.")
         return _answer(question, text, status="no_data")
     quotes = []
-    firsts: dict[str, Passage] = {}
-    for p in passages:  # the best passage of each document, in retrieval order
-        firsts.setdefault(p.url or p.title or p.source or p.id, p)
-    for p in list(firsts.values())[:3]:
-        sents = best_sentences(question, p.text, 2)
+    by_doc: dict[str, list[Passage]] = {}
+    for p in passages:  # documents in retrieval order, each with all of its retrieved chunks
+        by_doc.setdefault(p.url or p.title or p.source or p.id, []).append(p)
+    for chunks in list(by_doc.values())[:3]:
+        p = chunks[0]
+        sents = best_sentences(question, "\n".join(c.text for c in chunks), 2)
         if not sents:
             continue
         src = p.title or p.source or p.id
