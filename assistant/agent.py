@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from assistant.answer import Answer, Citation, Passage
 from assistant.llm import ChatModel, Reply, count_messages, count_tokens, is_unreachable, redact
+from assistant.offline import two_counts
 from assistant.parse import ATTRIBUTION
 from assistant.spec import Filters, Metric, QuerySpec
 from assistant.tools import Toolbox, ToolResult
@@ -486,9 +487,10 @@ class Agent:
         toolbox = Toolbox(self.engine, settings=self.settings, policies=self.policies, scope=scope,
                           max_calls=int(self.settings.max_tool_calls))
         parsed = _parse(question, self.engine, conversation)
-        if parsed.status == "no_data" or parsed.intent == "field":
-            # The parser already knows the data cannot answer, or the answer is a field of the
-            # previous rows: a model has nothing to add, so spend no call on it.
+        if parsed.status == "no_data" or parsed.intent == "field" or two_counts(question):
+            # The parser already knows the data cannot answer, the answer is a field of the
+            # previous rows, or it is two counts the offline answerer joins: a model has nothing
+            # to add, so spend no call on it.
             answer = self._finish(_offline_answer(question, self.engine, conversation, self.settings, scope),
                                   started, toolbox, [])
             yield from _words(answer.answer) if streaming else ()

@@ -23,7 +23,8 @@ def _no_data(question: str, text: str, notes: list[str] | None = None, query: di
 _TWO_COUNTS = re.compile(r"\b(how many|hur många)\s+(\w+)\s+(and|och)\s+(\w+)\b", re.IGNORECASE)
 
 
-def _two_counts(question: str) -> tuple[str, str] | None:
+def two_counts(question: str) -> tuple[str, str] | None:
+    """The two one-count questions in "How many submitters and results ...?", or None."""
     match = _TWO_COUNTS.search(question)
     if match is None:
         return None
@@ -49,7 +50,7 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
                     scope: dict[str, list[str]] | None = None, commentary: bool = True) -> Answer:
     """Answer one question from the engine's table (and commentary store) with no model.
     commentary=False leaves out the quoted sources (a part of a question that quotes them once)."""
-    pair = _two_counts(question)
+    pair = two_counts(question)
     if pair is not None:
         parts = [answer_question(q, engine=engine, conversation=conversation, settings=settings, scope=scope,
                                  commentary=False) for q in pair]

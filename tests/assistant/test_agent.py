@@ -201,6 +201,13 @@ def test_a_question_the_parser_knows_is_unanswerable_costs_no_model_call(engine,
     assert answer.status == "no_data" and answer.llm_calls == 0 and llm.requests == []
 
 
+def test_two_counts_in_one_question_are_joined_offline_at_no_model_cost(engine, settings):
+    agent, llm = _agent(engine, settings, ["should not be used"])
+    answer = agent.answer("How many submitters and results are in v6.1?")
+    assert answer.llm_calls == 0 and llm.requests == []
+    assert sorted(v.value for v in answer.values) == [2.0, 3.0]  # Nvidia + AMD; three v6.1 rows
+
+
 def test_conversation_history_reaches_the_final_prompt(engine, settings):
     conversation = Conversation()
     agent, _ = _agent(engine, settings, [_route(), "Big box: 1,136,100.47 Tokens/s."])
