@@ -205,23 +205,26 @@ def mislabelled_numbers(text: str, supported: dict[str, set[float]]) -> list[str
 # number check catches. Only code may draw it: a figure quoted in the question (the parser's
 # `claimed`) either is or is not in the table's results. The model's verdict wording must agree
 # with that; with no quoted figure there is nothing computed to agree with, and it is refused.
-_VERDICT_ASKED = re.compile(r"\b(claims?|claimed|support|agrees?|true|correct|accurate|confirm|verify|"
-                            r"stämmer|påst[åo]|hävd|bekräfta|stöd)", re.IGNORECASE)
+_VERDICT_ASKED = re.compile(r"\bclaims?\b|\bclaimed\b|\b(does|do) the (table|data|results?) (support|agree|confirm|"
+                            r"back)|\b(is|was) (it|this|that) (true|correct|accurate|right)\b|\btrue that\b|"
+                            r"\bstämmer\b|\bpåst[åo]|\bhävd|\bbekräfta", re.IGNORECASE)
 _VERDICT = re.compile(
     r"\b(?:(?:does|do|did)(?: not|n't)? (?:support|confirm|contradict|agree with|back up)|supports?|supported|"
     r"confirms?|confirmed|contradicts?|contradicted|refutes?|refuted|disproves?|backs? up|"
     r"(?:is|are|was|were)(?: not|n't)? (?:true|false|correct|incorrect|accurate|inaccurate|right|wrong)|"
     r"stämmer(?: inte)?|stöder(?: inte)?|stödjer(?: inte)?|bekräftar(?: inte)?|motsäger|styrker(?: inte)?)\b",
     re.IGNORECASE)
-_NEGATIVE = re.compile(r"\b(not|n't|inte|contradict\w*|refute\w*|disprove\w*|false|incorrect|inaccurate|wrong|"
-                       r"motsäger)\b|n't\b", re.IGNORECASE)
+# Negation anywhere in the clause before the verdict word ("cannot confirm", "no result supports").
+_NEGATIVE = re.compile(r"\b(not|no|never|cannot|none|nothing|inte|ej|aldrig|ingen|inget|contradict\w*|refute\w*|"
+                       r"disprove\w*|false|incorrect|inaccurate|wrong|motsäger)\b|n't\b", re.IGNORECASE)
 
 
-def unchecked_verdict(question: str, text: str, claimed: list[float], allowed: set[float]) -> str | None:
+def unchecked_verdict(question: str, text: str, claimed: list[float], results: set[float]) -> str | None:
     """The verdict phrase in `text` that no computed check backs, or None.
 
-    A verdict is backed when the question quoted a figure and the phrase's polarity matches
-    whether that figure is among the numbers the tools returned (exactly)."""
+    A verdict is backed when the question quoted a figure and the verdict's polarity (a negation
+    in its clause counts) matches whether that figure is one of the result values the tools
+    returned, exactly."""
     if not _VERDICT_ASKED.search(question):
         return None
     found = _VERDICT.search(text)
@@ -229,9 +232,26 @@ def unchecked_verdict(question: str, text: str, claimed: list[float], allowed: s
         return None
     if not claimed:
         return found.group(0)
-    in_table = any(any(abs(a - c) <= max(abs(c) * 1e-9, 1e-9) for a in allowed) for c in claimed)
-    negative = bool(_NEGATIVE.search(found.group(0)))
+    in_table = any(any(abs(r - c) <= max(abs(c) * 1e-9, 1e-9) for r in results) for c in claimed)
+    clause = re.split(r"[.;:!?]\s", text[:found.start()])[-1] + found.group(0)
+    negative = bool(_NEGATIVE.search(clause))
     return found.group(0) if negative == in_table else None
+
+
+def result_values(results: list[ToolResult]) -> set[float]:
+    """The result figures (official or derived) of the rows the table tool found — not every
+    digit in its output, so the "70" of llama2-70b is no claimed figure found."""
+    out: set[float] = set()
+    for r in results:
+        found = r.query_result
+        if found is None:
+            continue
+        for frame in [found.rows] + [side.rows for side in found.sides]:
+            for column in ("result", "value"):
+                if frame is not None and column in frame.columns:
+                    out.update(float(v) for v in frame[column].dropna().tolist())
+        out.update(float(b["value"]) for b in found.by_round)
+    return out
 
 
 class NumberGuard:
@@ -487,11 +507,15 @@ class Agent:
         toolbox = Toolbox(self.engine, settings=self.settings, policies=self.policies, scope=scope,
                           max_calls=int(self.settings.max_tool_calls))
         parsed = _parse(question, self.engine, conversation)
-        if parsed.status == "no_data" or parsed.intent == "field" or two_counts(question):
+        joined = _offline_answer(question, self.engine, conversation, self.settings, scope) \
+            if two_counts(question) else None
+        if joined is not None and "parts" not in (joined.query or {}):
+            joined = None  # not two counts after all: the model answers it like any question
+        if parsed.status == "no_data" or parsed.intent == "field" or joined is not None:
             # The parser already knows the data cannot answer, the answer is a field of the
-            # previous rows, or it is two counts the offline answerer joins: a model has nothing
-            # to add, so spend no call on it.
-            answer = self._finish(_offline_answer(question, self.engine, conversation, self.settings, scope),
+            # previous rows, or it is two counts the offline answerer joined: a model has
+            # nothing to add, so spend no call on it.
+            answer = self._finish(joined or _offline_answer(question, self.engine, conversation, self.settings, scope),
                                   started, toolbox, [])
             yield from _words(answer.answer) if streaming else ()
             yield answer
@@ -552,7 +576,8 @@ class Agent:
         if text is not None and not bad:
             sources = [r.text() for r in results if r.name != "search_commentary"] + [table_text]
             bad = unsupported_numbers(text, allowed) or mislabelled_numbers(text, labelled_numbers(sources))
-        verdict = unchecked_verdict(question, text, parsed.claimed, allowed) if text and not bad else None
+        verdict = unchecked_verdict(question, text, parsed.claimed, result_values(results)) if text and not bad \
+            else None
         if verdict:
             notes.append(f"The model's wording drew a verdict (\"{verdict}\") that no computed check backs; "
                          "showing the deterministic answer.")

@@ -180,6 +180,8 @@ def compose(question: str, result: Any, parsed: Any = None) -> Answer:
         result_notes = [n for n in result_notes if n not in caveats]
     notes = list(getattr(parsed, "notes", []) or []) + result_notes
     answer.notes = list(dict.fromkeys(answer.notes + notes))
+    if getattr(parsed, "checked", None) and op == "rows" and answer.status == "answered" and not result.rows.empty:
+        answer.answer += _checked_verdict(result.rows.iloc[0], parsed)
     if getattr(parsed, "language", "en") == "sv":
         answer.notes = notes_sv.in_swedish(answer.notes)
     if answer.query is None:
@@ -187,6 +189,29 @@ def compose(question: str, result: Any, parsed: Any = None) -> Answer:
     if parsed is not None and hasattr(parsed, "state"):
         answer.query["parsed"] = parsed.state()
     return answer
+
+
+_CHECKED_WORDS = {"submitter": ("submitter", "inskickare"), "accelerator_vendor": ("accelerator vendor", "chiptillverkare"),
+                  "accelerator_family": ("accelerator family", "acceleratorfamilj"), "accelerator": ("accelerator", "accelerator"),
+                  "system_name": ("system", "system"), "platform": ("platform", "plattform")}
+
+
+def _checked_verdict(top: Any, parsed: Any) -> str:
+    """"Is it true that Crusoe's MI355X system had the highest ...?": the ranking ran over everyone,
+    and this sentence says, computed here, whether its top row has what the question named."""
+    sv = parsed.language == "sv"
+    said, wrong = [], []
+    for col, values in parsed.checked.items():
+        actual = str(top.get(col))
+        word = _CHECKED_WORDS.get(col, (col, col))[1 if sv else 0]
+        said.append(f"{word} {actual}")
+        if actual not in values:
+            wrong.append(f"{word} {actual}" + (f" (inte {' / '.join(values)})" if sv else f" (not {' / '.join(values)})"))
+    if sv:
+        return (f" Det stämmer: toppresultatet har {', '.join(said)}." if not wrong else
+                f" Det stämmer inte: toppresultatet har {', '.join(wrong)}.")
+    return (f" That checks out: the top result has {', '.join(said)}." if not wrong else
+            f" That does not check out: the top result has {', '.join(wrong)}.")
 
 
 def _compose_rows(question: str, result: Any, parsed: Any) -> Answer:
@@ -476,7 +501,8 @@ def best_sentences(question: str, text: str, n: int = 2) -> list[str]:
     frequency): a word most sentences share (the document's topic, "MLPerf") says little about
     which sentence answers; a word few share ("head") says more."""
     keys = _keywords(question)
-    sentences = [s.strip(" -*•#\t") for s in _SENTENCE.split(text) if len(s.strip()) > 20]
+    # Retrieved chunks overlap, so one sentence can come twice: quote it once.
+    sentences = list(dict.fromkeys(s.strip(" -*•#\t") for s in _SENTENCE.split(text) if len(s.strip()) > 20))
     words = [_keywords(s) for s in sentences]
     df = Counter(w for ws in words for w in ws & keys)
     weight = {w: math.log(1 + len(sentences) / df[w]) for w in df}

@@ -127,6 +127,18 @@ def get_engine(settings: settings_mod.Settings | None = None) -> Engine:
         return engine
 
 
+def is_loaded(settings: settings_mod.Settings | None = None) -> bool:
+    """True when `get_engine` would return at once: the current generation's engine is cached.
+    Cheap (a readlink and a dict lookup), never loads and never waits for a lock."""
+    from ingest.store import current_generation, store_root
+
+    settings = settings if settings is not None else settings_mod.load()
+    root = store_root(settings)
+    gen = current_generation(root)
+    hit = _CACHE.get((str(root), settings.get("chroma_url")))
+    return gen is not None and hit is not None and hit[0] == str(gen)
+
+
 def clear_cache() -> None:
     """Forget cached engines (tests; a server after deleting a store)."""
     with _CACHE_LOCK:

@@ -671,6 +671,9 @@ def _run_aggregate(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: lis
         extreme = None
     else:
         df = _with_metric(table, df, spec.metric, plan, notes)
+        if spec.metric in semantics.SIZE_METRICS:  # a system's size counts once, not once per result
+            df = df.drop_duplicates([k for k in SYSTEM_KEY if k in df.columns])
+            plan.add(f"df = df.drop_duplicates({SYSTEM_KEY!r})  # one row per system")
         units = df["value_unit"].dropna().unique().tolist()
         if len(units) > 1:
             keys = keys + ["value_unit"]
@@ -853,7 +856,7 @@ def execute(spec: QuerySpec | dict[str, Any], table: pd.DataFrame, *, max_rows: 
         raise SpecError(f"unknown op {spec.op!r}")
     plan.check()
     if spec.op != "compare":
-        notes.extend(semantics.describe_caveats(result.rows))
+        notes.extend(semantics.describe_caveats(result.rows, results=spec.metric not in semantics.SIZE_METRICS))
     if result.rows.empty and spec.op in ("rows", "trend", "aggregate"):
         notes.append("no rows match these filters")
         notes.extend(empty_hints(table, result.spec.filters))

@@ -47,13 +47,14 @@ def _joined(question: str, parts: list[Answer]) -> Answer:
 
 
 def answer_question(question: str, *, engine: Any, conversation: Any = None, settings: Any = None,
-                    scope: dict[str, list[str]] | None = None, commentary: bool = True) -> Answer:
+                    scope: dict[str, list[str]] | None = None, commentary: bool = True,
+                    part: bool = False) -> Answer:
     """Answer one question from the engine's table (and commentary store) with no model.
-    commentary=False leaves out the quoted sources (a part of a question that quotes them once)."""
-    pair = two_counts(question)
+    part=True: one count of a two-count question — not split again, sources left to the whole."""
+    pair = None if part else two_counts(question)
     if pair is not None:
         parts = [answer_question(q, engine=engine, conversation=conversation, settings=settings, scope=scope,
-                                 commentary=False) for q in pair]
+                                 commentary=False, part=True) for q in pair]
         if all(p.status == "answered" and p.query and (p.query.get("op") == "aggregate") for p in parts):
             return _with_commentary(question, _joined(question, parts), engine, conversation, commentary)
     from assistant import compose
@@ -83,8 +84,6 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
     if parsed.claimed and spec.op == "rows":
         result = _claim_check(engine, spec, parsed) or result
     answer = compose.compose(question, result, parsed)
-    if parsed.checked and answer.status == "answered" and not result.rows.empty:
-        answer.answer += _checked_verdict(result.rows.iloc[0], parsed)
     if commentary and parsed.needs_commentary and answer.status == "answered":
         _quote_sources(question, answer, engine, parsed, spec.filters.round)
     return answer
@@ -110,29 +109,6 @@ def _quote_sources(question: str, answer: Answer, engine: Any, parsed: Any, roun
         answer.passages = extra.passages
         answer.citations += extra.citations
         answer.answer += " " + extra.answer
-
-
-_CHECKED_WORDS = {"submitter": ("submitter", "inskickare"), "accelerator_vendor": ("accelerator vendor", "chiptillverkare"),
-                  "accelerator_family": ("accelerator family", "acceleratorfamilj"), "accelerator": ("accelerator", "accelerator"),
-                  "system_name": ("system", "system"), "platform": ("platform", "plattform")}
-
-
-def _checked_verdict(top: Any, parsed: Any) -> str:
-    """"Is it true that Crusoe's MI355X system had the highest ...?": the ranking ran over everyone,
-    and this sentence says, computed here, whether its top row has what the question named."""
-    sv = parsed.language == "sv"
-    said, wrong = [], []
-    for col, values in parsed.checked.items():
-        actual = str(top.get(col))
-        word = _CHECKED_WORDS.get(col, (col, col))[1 if sv else 0]
-        said.append(f"{word} {actual}")
-        if actual not in values:
-            wrong.append(f"{word} {actual}" + (f" (inte {' / '.join(values)})" if sv else f" (not {' / '.join(values)})"))
-    if sv:
-        return (f" Det stämmer: toppresultatet har {', '.join(said)}." if not wrong else
-                f" Det stämmer inte: toppresultatet har {', '.join(wrong)}.")
-    return (f" That checks out: the top result has {', '.join(said)}." if not wrong else
-            f" That does not check out: the top result has {', '.join(wrong)}.")
 
 
 def _earlier_round(engine: Any, spec: Any, parsed: Any) -> Any:

@@ -437,8 +437,8 @@ def _say(parsed: Parsed, en: str, sv: str) -> str:
 
 
 # "The largest system", "most GPUs", "största systemet": rank systems by size, not results.
-_SIZE = _rx(r"\b(largest|biggest|största|störst[a]?)\b(\W+\w+){0,3}\W+(systems?|clusters?|configurations?|"
-            r"submissions?|systemet|systemen|konfiguration)", r"\bstörsta system",
+_SIZE = _rx(r"\b(largest|biggest|största)\s+(?:(?:single|multi-node|gpu|accelerator)\s+)?(systems?|clusters?|"
+            r"configurations?|systemet|systemen|konfiguration(en)?)\b", r"\bstörsta system",
             r"\b(most|flest)\s+(gpus?|accelerators?|acceleratorer|nodes?|noder|chips?)\b",
             r"\b(largest|biggest|highest|most)\s+(number|count)\s+of\s+(gpus?|accelerators?|nodes?|chips?)\b",
             r"\b(largest|biggest)\s+(gpu|accelerator|node)\s+count\b")
@@ -481,10 +481,6 @@ def _across_benchmarks(parsed: Parsed, text: str, catalog: Catalog, intent: str,
         return None
     use_rounds = rounds[-1:] or ([catalog.latest_round] if catalog.latest_round else [])
     filters = {**explicit, **wanted}
-    if _IS_IT_TRUE.search(text):
-        checked = {k: v for k, v in filters.items() if k in ATTRIBUTION}
-        filters = {k: v for k, v in filters.items() if k not in ATTRIBUTION}
-        parsed.checked = checked
     parsed.notes.append(_say(parsed, f"No benchmark named: ranked across every benchmark in {next(iter(wanted.values()))[0]}; "
                              "results of different benchmarks are not comparable.",
                              f"Inget benchmark angivet: rangordnat över alla benchmarks i {next(iter(wanted.values()))[0]}; "
@@ -520,6 +516,13 @@ def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: d
         return _list(parsed, text, catalog, explicit, rounds, count_column)
 
     # Ranking-shaped intents: best / worst / top / lookup / compare / trend.
+    if intent in ("best", "worst", "top") and _IS_IT_TRUE.search(text):
+        # "Is it true that Crusoe had the highest ...?": rank everyone; whether the top row is
+        # Crusoe's is then computed (compose), so who and which hardware must not filter.
+        checked = {k: v for k, v in explicit.items() if k in ATTRIBUTION and v}
+        if checked:
+            parsed.checked = checked
+            explicit = {k: v for k, v in explicit.items() if k not in ATTRIBUTION}
     benchmarks = explicit.get("benchmark") or []
     if not benchmarks and intent == "lookup":
         # "What did Crusoe submit in v6.1?": the benchmarks it has results on, with row counts.

@@ -18,6 +18,8 @@ EFFICIENCY_NOTE = "efficiency figures are derived (result ÷ system power in Wat
 LATENCY_NOTE = "latency: lower is better"
 PREVIEW_NOTE = "these rows include preview systems (not yet available)"
 RDI_NOTE = "these rows include rdi systems (research, development or internal)"
+# System size as a metric: "the largest system" ranks systems, not results, so one row per system.
+SIZE_METRICS = {"total_accelerators": "accelerators", "number_of_nodes": "nodes"}
 
 # Short unit names for display ("12.5 ms" reads better than "12.5 Latency (ms)").
 _SHORT_UNITS = {"Latency (ms)": "ms", "Latency (s)": "s", "Latency (us)": "µs"}
@@ -34,7 +36,7 @@ def lower_is_better(unit: str | None, metric: str = "result") -> bool:
     """Direction of "best" for a metric: power is better when lower, derived throughput when higher."""
     if metric == "power":
         return True
-    if metric in {"result_per_accelerator", "efficiency"}:
+    if metric in {"result_per_accelerator", "efficiency"} or metric in SIZE_METRICS:
         return False
     return is_latency(unit)
 
@@ -48,10 +50,6 @@ def metric_unit(metric: str, unit: str | None, power_unit: str | None = None) ->
     if metric == "power":
         return power_unit or "Watts"
     return unit
-
-
-# System size as a metric: "the largest system" ranks systems, not results, so one row per system.
-SIZE_METRICS = {"total_accelerators": "accelerators", "number_of_nodes": "nodes"}
 
 
 def is_derived(metric: str) -> bool:
@@ -117,9 +115,11 @@ def _distinct(values: Iterable[Any]) -> list[Any]:
     return list(seen)
 
 
-def describe_caveats(rows: Any) -> list[str]:
+def describe_caveats(rows: Any, results: bool = True) -> list[str]:
     """The caveats a reader needs to judge these rows: round, division, availability, scenario,
     node and accelerator counts. `rows` is a DataFrame with table columns (missing ones are skipped).
+    results=False: the rows stand for systems (a size ranking), so only round, division and
+    availability matter — benchmarks, scenarios and units of the rows say nothing about a size.
     """
     if rows is None or len(rows) == 0:
         return []
@@ -142,6 +142,8 @@ def describe_caveats(rows: Any) -> list[str]:
         notes.append(PREVIEW_NOTE)
     if "rdi" in availability:
         notes.append(RDI_NOTE)
+    if not results:
+        return notes
     benchmarks = col("benchmark")
     if len(benchmarks) > 1:
         shown = ", ".join(map(str, benchmarks[:6])) + (", ..." if len(benchmarks) > 6 else "")

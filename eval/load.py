@@ -86,15 +86,16 @@ async def _run(base: str, clients: int, seconds: float, questions: list[str], ke
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     connector = aiohttp.TCPConnector(limit=clients, limit_per_host=clients)
     timeout = aiohttp.ClientTimeout(total=timeout_s)
-    async with aiohttp.ClientSession(base_url=base, connector=connector, timeout=timeout) as http:
+    url = base + "/" + endpoint.lstrip("/")  # a base with a path prefix keeps it
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
         started = time.monotonic()
         deadline = started + seconds
-        await asyncio.gather(*(_client(i, http, endpoint, questions, deadline, think_s, headers, out)
+        await asyncio.gather(*(_client(i, http, url, questions, deadline, think_s, headers, out)
                                for i in range(clients)))
         wall = time.monotonic() - started
     lat = sorted(out.pop("latencies"))
     return {
-        "url": base + endpoint, "clients": clients, "seconds": seconds, "think_s": think_s,
+        "url": url, "clients": clients, "seconds": seconds, "think_s": think_s,
         "wall_s": round(wall, 2), "requests": out["requests"], "ok": len(lat),
         "requests_per_s": round(len(lat) / wall, 2) if wall else 0.0,
         "p50_ms": _round(percentile(lat, 50)), "p95_ms": _round(percentile(lat, 95)),

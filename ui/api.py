@@ -20,6 +20,7 @@ Why it looks like this:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -57,9 +58,13 @@ MAX_SOURCES_IN_TEXT = 8
 # INLINE_WHY: an offline answer is a few milliseconds of CPU-bound Python (commentary retrieval
 # ~30 ms). In the threadpool it gains nothing — the GIL lets one thread run at a time — and the
 # thread hop plus GIL hand-offs with the event loop cost as much CPU again: one worker served
-# 140 answers/s that way and ~230/s with answers on the loop (2026-11-30, 50 clients). So offline
-# answers run on the event loop, first come first served, and cores are used by running one
-# worker process per core. Model backends wait seconds on I/O and stay in the threadpool.
+# 140 answers/s that way and ~230/s with answers on the loop (2026-11-30, 50 clients). So an
+# offline answer runs on the event loop when it can only compute: the index is embedded (no
+# network), its engine is already loaded (no lock to wait for) and no history is replayed.
+# Everything else — a Chroma server's network calls, the first load after an ingest, history
+# replays, model backends — runs in the threadpool, offline work in at most OFFLINE_THREAD_SLOTS
+# at a time (first come, first served) so threads do not thrash the GIL.
+OFFLINE_THREAD_SLOTS = 2
 HARD_MAX_CHARS = 100_000  # schema cap; the real limit is the max_question_chars setting
 CONVERSATION_ID = r"^[A-Za-z0-9_-]{1,64}$"
 SCOPE_KEYS = [name for name, f in Filters.model_fields.items()
@@ -149,6 +154,12 @@ class AssistantService:
         from assistant.engine import get_engine
 
         get_engine(self.settings)
+
+    def loaded(self) -> bool:
+        """The engine of the current generation is in memory (answering will not load it)."""
+        from assistant.engine import is_loaded
+
+        return is_loaded(self.settings)
 
     def generation(self) -> str | None:
         """The current index generation (a readlink), so cached answers never outlive an ingest."""
@@ -304,18 +315,31 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
     limiter = security.RateLimiter(int(settings.rate_limit_per_min))
     conversations = ConversationStore(service.new_conversation)
     cache = AnswerCache(int(settings.answer_cache) if settings.backend == "offline" else 0)
-    inline = settings.backend == "offline"
+    offline = settings.backend == "offline"
+    local = offline and not settings.get("chroma_url")
+    slots = asyncio.Semaphore(OFFLINE_THREAD_SLOTS) if offline else None
+
+    def on_loop(kwargs: dict[str, Any]) -> bool:
+        """Whether this answer only computes, so it runs on the event loop (see INLINE_WHY)."""
+        return local and not kwargs.get("history") and service.loaded()
 
     async def answer_work(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        """Offline answers run on the event loop; model backends in the threadpool (see INLINE_WHY)."""
-        if inline:
+        if on_loop(kwargs):
             return fn(*args, **kwargs)
-        return await run_in_threadpool(fn, *args, **kwargs)
+        async with slots or contextlib.nullcontext():
+            return await run_in_threadpool(fn, *args, **kwargs)
 
-    async def answer_pieces(pieces: Iterator[str | Answer]) -> AsyncIterator[str | Answer]:
-        """Iterate a streamed answer: offline on the loop, a model's pieces in the threadpool."""
+    async def answer_pieces(pieces: Iterator[str | Answer], kwargs: dict[str, Any]) -> AsyncIterator[str | Answer]:
+        """Iterate a streamed answer; the first piece (where an offline answer is computed) on the
+        loop or in a slot, like `answer_work`, and a model's later pieces in the threadpool."""
+        first = True
         while True:
-            piece = next(pieces, None) if inline else await run_in_threadpool(next, pieces, None)
+            if first and on_loop(kwargs):
+                piece = next(pieces, None)
+            else:
+                async with (slots if first and slots else contextlib.nullcontext()):
+                    piece = await run_in_threadpool(next, pieces, None)
+            first = False
             if piece is None:
                 return
             yield piece
@@ -439,7 +463,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
             lock = entry.lock if entry else asyncio.Lock()
             async with lock:
                 try:
-                    async for piece in answer_pieces(service.ask_stream(question, **kwargs)):
+                    async for piece in answer_pieces(service.ask_stream(question, **kwargs), kwargs):
                         if isinstance(piece, Answer):
                             if entry:
                                 entry.turns += 1
@@ -494,7 +518,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
 
         async def stream_answer() -> AsyncIterator[str]:
             try:
-                async for piece in answer_pieces(service.ask_stream(question, history=history)):
+                async for piece in answer_pieces(service.ask_stream(question, history=history), {"history": history}):
                     if isinstance(piece, Answer):
                         tail = sources_markdown(piece)
                         if tail:

@@ -421,3 +421,32 @@ def test_the_model_cannot_filter_by_what_an_is_it_true_question_checks(settings)
     spec = merge_route(parsed, Route(**_route(benchmark=None, scenario=None, submitter="AMD")), question, engine, notes)
     assert spec.filters.submitter is None and any("checks" in n for n in notes)
     assert engine.execute(spec).rows.iloc[0]["result"] == BEST  # Nvidia's, so the claim does not hold
+
+
+@pytest.mark.parametrize("text, in_table, refused", [
+    ("The table cannot confirm the claim of 1,136,100.47 Tokens/s.", True, True),  # negation in the clause
+    ("The table cannot confirm the claim.", False, False),
+    ("No result supports the claim.", True, True),
+    ("Yes, the table confirms it: 1,136,100.47 Tokens/s.", True, False),
+])
+def test_a_verdict_reads_negation_in_its_clause(text, in_table, refused):
+    from assistant.agent import unchecked_verdict
+
+    question = "NVIDIA claims 1,136,100.47 tokens/s on Llama 2 70B Offline in v6.1; does the table agree?"
+    results = {BEST} if in_table else {500.0}
+    assert (unchecked_verdict(question, text, [BEST], results) is not None) == refused
+
+
+def test_a_figure_inside_a_name_is_not_a_claimed_figure_found(engine, settings):
+    from assistant.agent import result_values
+    from assistant.tools import Toolbox
+
+    found = Toolbox(engine, settings=settings).call("query_results", {"spec": SPEC})
+    values = result_values([found])
+    assert BEST in values and 70.0 not in values and 99.9 not in values
+
+
+def test_two_counts_that_are_not_both_counts_go_to_the_model(engine, settings):
+    agent, llm = _agent(engine, settings, [_route(), "Big box led with 1,136,100.47 Tokens/s."])
+    agent.answer("How many GPUs and nodes does the best Llama 2 70B Offline system in v6.1 have?")
+    assert llm.requests  # the offline join did not apply, so the question is answered as usual

@@ -142,3 +142,8 @@ def test_missing_values_become_none_in_rows():
     a = compose("q", QueryResult(spec=spec, rows=rows, unit="Tokens/s"))
     assert a.rows[1]["number_of_nodes"] is None and a.rows[1]["accelerator_family"] is None
     assert a.rows[0]["number_of_nodes"] == 1 and type(a.rows[0]["number_of_nodes"]) is int
+
+
+def test_a_sentence_repeated_by_overlapping_chunks_is_quoted_once():
+    text = "GB300 led Llama 2 70B Server in MLPerf v6.1 here.\nGB300 led Llama 2 70B Server in MLPerf v6.1 here."
+    assert best_sentences("Who led Llama 2 70B Server?", text, 2) == ["GB300 led Llama 2 70B Server in MLPerf v6.1 here."]

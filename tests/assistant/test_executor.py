@@ -414,3 +414,13 @@ def test_real_new_benchmarks_in_v61(results_table, shared_data):
         for r in csv.DictReader(fh):
             rounds.setdefault(r["round"], set()).add(r["benchmark"])
     assert res.items == sorted(rounds["v6.1"] - rounds["v6.0"])
+
+
+def test_size_aggregates_count_each_system_once():
+    # One system with three results: its 8 accelerators are summed once, not three times.
+    df = table(row(platform="p1", total_accelerators=8, benchmark="a"), row(platform="p1", total_accelerators=8,
+               benchmark="b"), row(platform="p1", total_accelerators=8, benchmark="c"),
+               row(platform="p2", total_accelerators=4))
+    res = run(df, op="aggregate", aggregate="sum", metric="total_accelerators")
+    assert res.value == 12.0
+    assert "drop_duplicates(['round', 'submitter', 'platform'])" in res.pandas

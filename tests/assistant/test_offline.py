@@ -13,7 +13,8 @@ Gold values were read by hand from /work/shared/data/mlperf/mlperf_inference_v6.
 - v4.1 closed power runs in Watts: max 6,280.214 (NVIDIA H200, v4.1-0049)
 (the last two are also gold questions verified by eval/check_gold.py from the raw files)
 - v6.1 closed system sizes (csv module over the v6.1 CSV): most accelerators 512 (Crusoe, 64 nodes);
-  most nodes 72 (Azure GB200 NVL72, 288 accelerators)
+  most nodes 72 (Azure GB200 NVL72, 288 accelerators); in SingleStream the largest has 72 (Dell)
+- v6.1 closed deepseek-r1 Offline max: 2,901,950 Tokens/s, Crusoe, v6.1-csvrow-0108
 """
 
 from __future__ import annotations
@@ -302,3 +303,34 @@ def test_two_counts_in_one_question_are_both_answered_and_cited(engine, question
     assert sorted(v.value for v in answer.values) == [33.0, 492.0]
     assert len(answer.query["parts"]) == 2 and answer.query["pandas"].count("# count") == 2
     assert answer.citations and all(c.kind == "row" for c in answer.citations)
+
+
+def test_a_size_ranking_is_largest_first_whatever_the_rows_units(engine):
+    # SingleStream rows are latency results (lower is better): the size ranking must not follow them.
+    answer = ask(engine, "Which is the largest system in SingleStream in v6.1?")
+    assert "72 accelerators" in answer.answer and "Dell" in answer.answer
+    assert not any("latency" in n for n in answer.notes)  # the rows' units say nothing about a size
+
+
+@pytest.mark.parametrize("question", [
+    "Which submitter had the largest number of submissions in v6.1?",
+    "What was the largest result among B200 systems on Llama 2 70B Offline in v6.1?",
+])
+def test_size_words_about_results_are_not_a_size_ranking(engine, question):
+    answer = ask(engine, question)
+    assert (answer.query or {}).get("metric") not in {"total_accelerators", "number_of_nodes"}
+
+
+def test_is_it_true_with_a_benchmark_named_ranks_everyone(engine):
+    answer = ask(engine, "Is it true that ASUSTeK had the highest DeepSeek-R1 Offline result in v6.1?")
+    assert "2,901,950 Tokens/s" in answer.answer and answer.citations[0].id == "v6.1-csvrow-0108"
+    assert "does not check out" in answer.answer and "ASUSTeK" in answer.answer
+
+
+def test_a_long_list_of_counts_costs_two_counts_not_an_explosion(engine, monkeypatch):
+    calls = []
+    real = engine.execute
+    monkeypatch.setattr(engine, "execute", lambda spec: calls.append(spec) or real(spec))
+    answer = ask(engine, "How many submitters" + " and results" * 30 + " in v6.1?")
+    assert answer.status == "answered" and "33 distinct submitters" in answer.answer
+    assert len(calls) <= 4

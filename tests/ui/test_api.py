@@ -69,6 +69,9 @@ class FakeService:
         if self.ready_error:
             raise self.ready_error
 
+    def loaded(self) -> bool:
+        return self.ready_error is None
+
 
 def make_client(service: FakeService | None = None, **overrides: Any) -> TestClient:
     settings = settings_mod.load(**overrides)
@@ -427,3 +430,41 @@ def test_a_follow_up_reaching_another_worker_is_rebuilt_from_history(store_setti
     assert other_worker["answer"] == same_worker["answer"]
     assert [c["id"] for c in other_worker["citations"]] == [c["id"] for c in same_worker["citations"]]
     assert forgotten["answer"] != same_worker["answer"]  # without history the context is gone
+
+
+class WhereService(FakeService):
+    """Records whether each answer ran on the event loop's thread or in a worker thread."""
+
+    def __init__(self, loaded: bool = True) -> None:
+        super().__init__()
+        self.is_loaded = loaded
+        self.on_loop: list[bool] = []
+
+    def loaded(self) -> bool:
+        return self.is_loaded
+
+    def ask(self, question: str, **kwargs: Any) -> Answer:
+        import asyncio
+
+        try:
+            asyncio.get_running_loop()
+            self.on_loop.append(True)
+        except RuntimeError:
+            self.on_loop.append(False)
+        return super().ask(question, **kwargs)
+
+
+@pytest.mark.parametrize("setup, body, expected", [
+    ({}, {"question": "q"}, True),  # embedded index, engine loaded: pure computation
+    ({}, {"question": "q", "history": ["earlier"]}, False),  # replaying history
+    ({"loaded": False}, {"question": "q"}, False),  # the first answer after an ingest loads the engine
+    ({"chroma_url": "http://127.0.0.1:9"}, {"question": "q"}, False),  # retrieval waits on the network
+    ({"backend": "ollama"}, {"question": "q"}, False),  # a model waits on I/O
+])
+def test_only_answers_that_just_compute_run_on_the_event_loop(setup, body, expected):
+    service = WhereService(loaded=setup.pop("loaded", True))
+    client = make_client(service, answer_cache=0, **setup)
+    assert client.post("/v1/ask", json=body).status_code == 200
+    stream = client.post("/v1/ask/stream", json=body)
+    assert stream.status_code == 200 and "event: final" in stream.text
+    assert service.on_loop == [expected, expected]
