@@ -59,8 +59,9 @@ MAX_SOURCES_IN_TEXT = 8
 # ~30 ms). In the threadpool it gains nothing — the GIL lets one thread run at a time — and the
 # thread hop plus GIL hand-offs with the event loop cost as much CPU again: one worker served
 # 140 answers/s that way and ~230/s with answers on the loop (2026-11-30, 50 clients). So an
-# offline answer runs on the event loop when it can only compute: the index is embedded (no
-# network), its engine is already loaded (no lock to wait for) and no history is replayed.
+# offline answer runs on the event loop when it can only compute: its engine is already loaded
+# (no lock to wait for), no history is replayed, and it searches no Chroma server (the index is
+# embedded, or the question needs no commentary).
 # Everything else — a Chroma server's network calls, the first load after an ingest, history
 # replays, model backends — runs in the threadpool, offline work in at most OFFLINE_THREAD_SLOTS
 # at a time (first come, first served) so threads do not thrash the GIL.
@@ -160,6 +161,13 @@ class AssistantService:
         from assistant.engine import is_loaded
 
         return is_loaded(self.settings)
+
+    def may_retrieve(self, question: str, conversation: Any = None) -> bool:
+        """Whether the offline answer may search commentary (call only when `loaded()`)."""
+        from assistant.engine import get_engine
+        from assistant.offline import may_retrieve
+
+        return may_retrieve(question, engine=get_engine(self.settings), conversation=conversation)
 
     def generation(self) -> str | None:
         """The current index generation (a readlink), so cached answers never outlive an ingest."""
@@ -316,25 +324,28 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
     conversations = ConversationStore(service.new_conversation)
     cache = AnswerCache(int(settings.answer_cache) if settings.backend == "offline" else 0)
     offline = settings.backend == "offline"
-    local = offline and not settings.get("chroma_url")
+    networked_index = bool(settings.get("chroma_url"))
     slots = asyncio.Semaphore(OFFLINE_THREAD_SLOTS) if offline else None
 
-    def on_loop(kwargs: dict[str, Any]) -> bool:
+    def on_loop(question: str, kwargs: dict[str, Any]) -> bool:
         """Whether this answer only computes, so it runs on the event loop (see INLINE_WHY)."""
-        return local and not kwargs.get("history") and service.loaded()
+        if not offline or kwargs.get("history") or not service.loaded():
+            return False
+        return not networked_index or not service.may_retrieve(question, kwargs.get("conversation"))
 
-    async def answer_work(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        if on_loop(kwargs):
-            return fn(*args, **kwargs)
+    async def answer_work(fn: Any, question: str, **kwargs: Any) -> Any:
+        if on_loop(question, kwargs):
+            return fn(question, **kwargs)
         async with slots or contextlib.nullcontext():
-            return await run_in_threadpool(fn, *args, **kwargs)
+            return await run_in_threadpool(fn, question, **kwargs)
 
-    async def answer_pieces(pieces: Iterator[str | Answer], kwargs: dict[str, Any]) -> AsyncIterator[str | Answer]:
+    async def answer_pieces(question: str, kwargs: dict[str, Any]) -> AsyncIterator[str | Answer]:
         """Iterate a streamed answer; the first piece (where an offline answer is computed) on the
         loop or in a slot, like `answer_work`, and a model's later pieces in the threadpool."""
+        pieces = service.ask_stream(question, **kwargs)
         first = True
         while True:
-            if first and on_loop(kwargs):
+            if first and on_loop(question, kwargs):
                 piece = next(pieces, None)
             else:
                 async with (slots if first and slots else contextlib.nullcontext()):
@@ -463,7 +474,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
             lock = entry.lock if entry else asyncio.Lock()
             async with lock:
                 try:
-                    async for piece in answer_pieces(service.ask_stream(question, **kwargs), kwargs):
+                    async for piece in answer_pieces(question, kwargs):
                         if isinstance(piece, Answer):
                             if entry:
                                 entry.turns += 1
@@ -518,7 +529,7 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
 
         async def stream_answer() -> AsyncIterator[str]:
             try:
-                async for piece in answer_pieces(service.ask_stream(question, history=history), {"history": history}):
+                async for piece in answer_pieces(question, {"history": history}):
                     if isinstance(piece, Answer):
                         tail = sources_markdown(piece)
                         if tail:
