@@ -123,8 +123,21 @@ def get_engine(settings: settings_mod.Settings | None = None) -> Engine:
         if table is None or len(table) == 0:
             raise EngineUnavailable(f"The index at {root} holds no results: {_FIX}.")
         engine = Engine(table, settings=settings, store=store, generation=str(store.generation))
+        _open_vectors(store)
         _CACHE[key] = (marker, engine)
         return engine
+
+
+def _open_vectors(store: Any) -> None:
+    """Open the vector collection with the engine, so it happens wherever engines load (a
+    thread, in the API), never on the event loop where answers run. Retrieval is optional for
+    numbers: a collection that will not open is logged, and searches report it later."""
+    import logging
+
+    try:
+        store.collection()
+    except Exception as exc:  # noqa: BLE001 - any Chroma failure leaves table answers working
+        logging.getLogger("resultsqa.engine").warning("vector collection not opened: %s", exc)
 
 
 def is_loaded(settings: settings_mod.Settings | None = None) -> bool:

@@ -46,18 +46,6 @@ def _joined(question: str, parts: list[Answer]) -> Answer:
         "citations": citations, "notes": list(dict.fromkeys(n for p in parts for n in p.notes)), "query": query})
 
 
-def may_retrieve(question: str, *, engine: Any, conversation: Any = None) -> bool:
-    """Whether answering this question may search the commentary store (the only step of an
-    offline answer that can wait on a network, when the store is a Chroma server)."""
-    from assistant.parse import parse
-
-    previous = conversation.last_state if conversation is not None else None
-    parsed = parse(question, engine.catalog, previous=previous)
-    if parsed.needs_commentary:
-        return True
-    return parsed.spec is None and parsed.status != "no_data" and parsed.intent != "field"
-
-
 def answer_question(question: str, *, engine: Any, conversation: Any = None, settings: Any = None,
                     scope: dict[str, list[str]] | None = None, commentary: bool = True,
                     part: bool = False) -> Answer:

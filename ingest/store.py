@@ -124,10 +124,26 @@ def http_client(url: str):
         raise ValueError(f"chroma_url must be an http(s) URL, got {url!r}")
     port = parsed.port or (443 if parsed.scheme == "https" else 8000)
     try:
-        return chromadb.HttpClient(host=parsed.hostname, port=port, ssl=parsed.scheme == "https",
-                                   settings=_chroma_settings())
+        client = chromadb.HttpClient(host=parsed.hostname, port=port, ssl=parsed.scheme == "https",
+                                     settings=_chroma_settings())
     except ValueError as exc:  # chromadb's way of saying the server did not answer
         raise ConnectionError(f"Chroma server at {url} is not reachable (setting chroma_url): {exc}") from None
+    _bound(client)
+    return client
+
+
+# chromadb's HTTP client waits forever (httpx timeout=None). An API worker answers on its event
+# loop, so a stalled Chroma server would freeze it: every request gets this bound instead, and a
+# search that runs out is an answer without quoted sources (retrieval is optional for numbers).
+CHROMA_HTTP_TIMEOUT_S = 15.0
+
+
+def _bound(client) -> None:
+    """Give the client's HTTP session a timeout. It reaches into chromadb's client (pinned in
+    pyproject); tests/ingest/test_chroma_server.py fails if a new chromadb moves the session."""
+    import httpx
+
+    client._server._session.timeout = httpx.Timeout(CHROMA_HTTP_TIMEOUT_S, connect=5.0)
 
 
 def chroma_client(gen: Path, chroma_url: str | None):

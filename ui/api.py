@@ -58,13 +58,13 @@ MAX_SOURCES_IN_TEXT = 8
 # INLINE_WHY: an offline answer is a few milliseconds of CPU-bound Python (commentary retrieval
 # ~30 ms). In the threadpool it gains nothing — the GIL lets one thread run at a time — and the
 # thread hop plus GIL hand-offs with the event loop cost as much CPU again: one worker served
-# 140 answers/s that way and ~230/s with answers on the loop (2026-11-30, 50 clients). So an
-# offline answer runs on the event loop when it can only compute: its engine is already loaded
-# (no lock to wait for), no history is replayed, and it searches no Chroma server (the index is
-# embedded, or the question needs no commentary).
-# Everything else — a Chroma server's network calls, the first load after an ingest, history
-# replays, model backends — runs in the threadpool, offline work in at most OFFLINE_THREAD_SLOTS
-# at a time (first come, first served) so threads do not thrash the GIL.
+# 140 answers/s that way and ~230/s with answers on the loop (2026-11-30, 50 clients). So offline
+# answers run on the event loop, first come first served, once the engine is loaded (no lock to
+# wait for) and when no history is replayed. That includes searching a Chroma server: sending
+# only those answers to the pool made them queue behind the loop's work for the GIL (p99 3 s at
+# 50 clients); a stalled server is bounded instead (ingest.store.CHROMA_HTTP_TIMEOUT_S). The
+# first load after an ingest, history replays and model backends run in the threadpool, offline
+# work in at most OFFLINE_THREAD_SLOTS threads at a time.
 OFFLINE_THREAD_SLOTS = 2
 HARD_MAX_CHARS = 100_000  # schema cap; the real limit is the max_question_chars setting
 CONVERSATION_ID = r"^[A-Za-z0-9_-]{1,64}$"
@@ -162,12 +162,6 @@ class AssistantService:
 
         return is_loaded(self.settings)
 
-    def may_retrieve(self, question: str, conversation: Any = None) -> bool:
-        """Whether the offline answer may search commentary (call only when `loaded()`)."""
-        from assistant.engine import get_engine
-        from assistant.offline import may_retrieve
-
-        return may_retrieve(question, engine=get_engine(self.settings), conversation=conversation)
 
     def generation(self) -> str | None:
         """The current index generation (a readlink), so cached answers never outlive an ingest."""
@@ -324,14 +318,11 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
     conversations = ConversationStore(service.new_conversation)
     cache = AnswerCache(int(settings.answer_cache) if settings.backend == "offline" else 0)
     offline = settings.backend == "offline"
-    networked_index = bool(settings.get("chroma_url"))
     slots = asyncio.Semaphore(OFFLINE_THREAD_SLOTS) if offline else None
 
     def on_loop(question: str, kwargs: dict[str, Any]) -> bool:
-        """Whether this answer only computes, so it runs on the event loop (see INLINE_WHY)."""
-        if not offline or kwargs.get("history") or not service.loaded():
-            return False
-        return not networked_index or not service.may_retrieve(question, kwargs.get("conversation"))
+        """Whether this answer runs on the event loop (see INLINE_WHY)."""
+        return offline and not kwargs.get("history") and service.loaded()
 
     async def answer_work(fn: Any, question: str, **kwargs: Any) -> Any:
         if on_loop(question, kwargs):

@@ -334,39 +334,3 @@ def test_a_long_list_of_counts_costs_two_counts_not_an_explosion(engine, monkeyp
     answer = ask(engine, "How many submitters" + " and results" * 30 + " in v6.1?")
     assert answer.status == "answered" and "33 distinct submitters" in answer.answer
     assert len(calls) <= 4
-
-
-@pytest.mark.parametrize("question, searches", [
-    ("Which system had the best Llama 2 70B Offline result in v6.1?", False),
-    ("How many submitters were there in v6.0?", False),
-    ("What did the press say about the best Llama 2 70B Offline result in v6.1?", True),
-    ("Why did Blackwell Ultra win in v6.0?", True),
-    ("What was the best Llama 2 70B result in v9.9?", False),
-])
-def test_may_retrieve_says_which_answers_search_the_commentary(engine, question, searches):
-    from assistant.offline import may_retrieve
-
-    assert may_retrieve(question, engine=engine) is searches
-
-
-def test_may_retrieve_is_never_wrong_about_a_search_on_the_gold_questions(results_table):
-    """What the API relies on to keep network calls off the event loop: an answer it says will
-    not search must not search."""
-    from assistant.offline import may_retrieve
-    from eval.questions import GOLD_PATH, load_questions
-
-    class Recording(Engine):
-        searched: list[str] = []
-
-        def search(self, query, k=None, rounds=None, kind="doc"):
-            self.searched.append(query)
-            return []
-
-    engine = Recording(results_table, settings=settings_mod.load())
-    for q in load_questions(GOLD_PATH):
-        if q.history:
-            continue
-        engine.searched = []
-        answer_question(q.question, engine=engine)
-        if engine.searched:
-            assert may_retrieve(q.question, engine=engine), q.question

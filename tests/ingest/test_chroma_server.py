@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import time
 
 import pytest
 
@@ -15,10 +18,16 @@ from eval.procs import free_port, start_chroma, stop
 
 
 @pytest.fixture
-def chroma_server(tmp_path):
+def chroma_process(tmp_path):
     proc, url = start_chroma(tmp_path / "chroma-server")
-    yield url
+    yield proc, url
+    os.kill(proc.pid, signal.SIGCONT)  # in case a test left it stopped
     stop(proc, timeout=15)
+
+
+@pytest.fixture
+def chroma_server(chroma_process):
+    return chroma_process[1]
 
 
 def test_ingest_and_search_through_a_chroma_server(tmp_path, chroma_server, capsys):
@@ -64,3 +73,31 @@ def test_an_unreachable_server_fails_fast_with_one_line_and_keeps_the_store(tmp_
     assert code == 1 and err.count("\n") == 0 and f"Chroma server at {url} is not reachable" in err
     assert store_mod.current_generation(store_mod.store_root(settings)) == before
     assert [p.name for p in store_mod.store_root(settings).glob("gen-*")] == [before.name]
+
+
+def test_a_stalled_server_costs_a_search_its_timeout_not_the_worker(tmp_path, chroma_process, monkeypatch):
+    """An API worker answers on its event loop: a Chroma server that stops answering must cost
+    a bounded wait and an answer without quoted sources, never a frozen worker."""
+    from assistant.engine import clear_cache, get_engine
+    from assistant.offline import answer_question
+
+    proc, url = chroma_process
+    settings = mirror_settings(tmp_path, chroma_url=url)
+    assert run_ingest(settings, progress=False).status == "built"
+    monkeypatch.setattr(store_mod, "CHROMA_HTTP_TIMEOUT_S", 1.0)
+    clear_cache()
+    engine = get_engine(settings)  # opens the collection with the engine, off any event loop
+    table_question = "How many results are in v6.1?"
+    os.kill(proc.pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        table = answer_question(table_question, engine=engine)  # needs no search: unaffected
+        table_s = time.monotonic() - started
+        started = time.monotonic()
+        docs = answer_question("What did the press say about Vera Rubin in v6.1?", engine=engine)
+        docs_s = time.monotonic() - started
+    finally:
+        os.kill(proc.pid, signal.SIGCONT)
+    assert table.status == "answered" and "5 results" in table.answer and table_s < 1.0
+    assert docs_s < 5.0 and not docs.passages  # gave up after the timeout, said nothing it had not found
+    clear_cache()
