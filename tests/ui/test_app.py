@@ -386,3 +386,15 @@ def test_index_button_builds_the_store_and_the_chat_becomes_ready(tmp_path, monk
     at.run()
     assert "**Result rows:** 3,397" in "\n".join(m.value for m in at.sidebar.markdown)
     assert [b for b in at.button if b.key and b.key.startswith("example-")]  # first screen is back
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("How many submitters and results are in v6.1?", ["33 distinct submitters", "492 results", "# count 2"]),
+    ("Which system used the most GPUs in v6.1?", ["512 accelerators", "Crusoe"]),
+])
+def test_joined_counts_and_size_rankings_render_with_their_query(real_store, question, expected):
+    at = app().run()
+    at.chat_input[0].set_value(question).run()
+    assert not at.exception
+    page = texts(at)
+    assert all(e in page for e in expected), page[-2000:]
