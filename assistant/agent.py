@@ -254,6 +254,18 @@ def result_values(results: list[ToolResult]) -> set[float]:
     return out
 
 
+def missing_values(text: str, answer: Answer, limit: int = 2) -> list[str]:
+    """The checked answer's key figures (its first `limit` values) that `text` does not state,
+    exactly or rounded as written ("1,136,100" states 1136100.47). A wording that leaves out
+    the figure the question asked for is not an answer, however correct the rest."""
+    readings = [reading for token in stated_numbers(text) for reading in _candidates(token)]
+    missing = []
+    for value in answer.values[:limit]:
+        if not any(abs(v - value.value) <= 0.5 * 10 ** (-decimals) + 1e-9 for v, decimals in readings):
+            missing.append(f"{value.value:,.10g}")
+    return missing
+
+
 class NumberGuard:
     """Checks streamed text as it arrives and releases it only up to the last checked number,
     so a number that no tool returned is never shown, even mid-stream."""
@@ -403,11 +415,17 @@ def merge_route(parsed: Any, route: Route | None, question: str, engine: Any, no
             if value is not None:
                 update[name] = value
     try:
-        return QuerySpec.model_validate({**spec.model_dump(), **{k: v for k, v in update.items() if k != "filters"},
-                                         "filters": update["filters"].model_dump()})
+        merged = QuerySpec.model_validate({**spec.model_dump(), **{k: v for k, v in update.items() if k != "filters"},
+                                           "filters": update["filters"].model_dump()})
     except ValidationError:
         notes.append("The model's spec fields were not valid; used the parser's reading.")
         return base
+    if base is None and merged.op in ("rows", "compare", "trend") and not merged.filters.benchmark:
+        # A ranking the model made up with no benchmark the question names would rank results
+        # of different benchmarks against each other: it is not run.
+        notes.append("The model proposed a ranking without a benchmark named in the question; not run.")
+        return None
+    return merged
 
 
 def _document_block(passages: list[Passage], limit_chars: int = 500) -> str:
@@ -580,6 +598,12 @@ class Agent:
             else None
         if verdict:
             notes.append(f"The model's wording drew a verdict (\"{verdict}\") that no computed check backs; "
+                         "showing the deterministic answer.")
+            bad, text = [], None
+        missing = missing_values(text, deterministic) if text and not bad and deterministic.status == "answered" \
+            else []
+        if missing:
+            notes.append(f"The model's wording left out {', '.join(missing)}, the figure(s) the answer rests on; "
                          "showing the deterministic answer.")
             bad, text = [], None
         if text and not bad and table_text and stated_numbers(table_text) and not stated_numbers(text):

@@ -367,7 +367,7 @@ def test_a_table_answer_without_any_figure_is_not_shown(engine, settings):
     agent, _ = _agent(engine, settings, [_route(), "The submitter holds that result in the table."])
     answer = agent.answer(QUESTION)
     assert answer.answer == _offline(engine, settings).answer
-    assert any("none of the table's figures" in n for n in answer.notes)
+    assert any("none of the table's figures" in n or "left out 1,136,100.47" in n for n in answer.notes)
 
 
 # --- verdicts on claims -------------------------------------------------------------------------
@@ -450,3 +450,27 @@ def test_two_counts_that_are_not_both_counts_go_to_the_model(engine, settings):
     agent, llm = _agent(engine, settings, [_route(), "Big box led with 1,136,100.47 Tokens/s."])
     agent.answer("How many GPUs and nodes does the best Llama 2 70B Offline system in v6.1 have?")
     assert llm.requests  # the offline join did not apply, so the question is answered as usual
+
+
+def test_a_wording_that_leaves_out_the_figure_asked_for_is_not_shown(engine, settings):
+    # Every number it states is real (8 accelerators, 1 node), but not the result the question asked for.
+    agent, _ = _agent(engine, settings, [_route(), "Nvidia's Big box (1 node, 8 accelerators) was best."])
+    answer = agent.answer(QUESTION)
+    assert answer.answer == _offline(engine, settings).answer
+    assert any("left out 1,136,100.47" in n for n in answer.notes)
+    rounded = _agent(engine, settings, [_route(), "Nvidia's Big box led with 1,136,100 Tokens/s."])[0].answer(QUESTION)
+    assert rounded.answer == "Nvidia's Big box led with 1,136,100 Tokens/s."  # rounding as written is stating it
+
+
+def test_a_ranking_the_model_invents_without_a_benchmark_is_not_run(settings):
+    from assistant.agent import Route, merge_route
+    from assistant.parse import parse
+
+    engine = Engine.from_table(_table(), settings)
+    question = "What time-to-first-token limit does NVIDIA's blog give for the interactive scenario?"
+    parsed = parse(question, engine.catalog)
+    assert parsed.spec is None
+    notes: list[str] = []
+    route = Route(**_route(benchmark="gpt-oss-120b", scenario=None, round=None))
+    assert merge_route(parsed, route, question, engine, notes) is None
+    assert any("without a benchmark" in n for n in notes)
