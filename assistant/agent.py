@@ -33,6 +33,7 @@ from assistant.answer import Answer, Citation, Passage
 from assistant.llm import ChatModel, Reply, count_messages, count_tokens, is_unreachable, redact
 from assistant.offline import two_counts
 from assistant.parse import ATTRIBUTION
+from assistant.semantics import SIZE_METRICS
 from assistant.spec import Filters, Metric, QuerySpec
 from assistant.tools import Toolbox, ToolResult
 
@@ -104,7 +105,8 @@ SUMMARY_CHARS = 900  # the deterministic summary shown to the model (prompt budg
 # --- numbers: what the model may state ------------------------------------------------------
 
 # A number as people write it: 1,136,100 / 1 136 100 / 1.136.100 / 1136100.47 / 12,5 (decimal comma).
-_NUMBER = re.compile(r"\d{1,3}(?:(?:,|\.|\u00a0|\u202f| )\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?")
+# A thousands group is exactly three digits: "1,466.0077" is one number, not "1,466.007" and "7".
+_NUMBER = re.compile(r"\d{1,3}(?:(?:,|\.|\u00a0|\u202f| )\d{3}(?!\d))+(?:[.,]\d+)?|\d+(?:[.,]\d+)?")
 _ANY_DIGITS = re.compile(r"\d+(?:\.\d+)?")
 
 
@@ -254,26 +256,45 @@ def result_values(results: list[ToolResult]) -> set[float]:
     return out
 
 
-def missing_values(text: str, answer: Answer, limit: int = 2) -> list[str]:
-    """The checked answer's key figures (its first `limit` values) that `text` does not state,
-    exactly or rounded as written ("1,136,100" states 1136100.47). A wording that leaves out
-    the figure the question asked for is not an answer, however correct the rest."""
+def _states(readings: list[tuple[float, int]], value: float) -> bool:
+    """Whether one of the written numbers is `value`, exactly or rounded as written."""
+    return any(abs(v - value) <= 0.5 * 10 ** (-decimals) + 1e-9 for v, decimals in readings)
+
+
+def key_values(answer: Answer) -> list[float]:
+    """The figures a wording of `answer` must state: the first one (the best row, the count),
+    and for a comparison or a trend also the last (the other side, the latest round) — of
+    those, only the ones the checked answer's own text states (a list of names carries a row
+    count per name as values, which it never says)."""
+    values = [v.value for v in answer.values]
+    if not values:
+        return []
+    picked = [values[0]]
+    if (answer.query or {}).get("op") in ("compare", "trend") and len(values) > 1:
+        picked.append(values[-1])
+    own = [r for token in stated_numbers(answer.answer) for r in _candidates(token)]
+    return [v for v in picked if _states(own, v)]
+
+
+def missing_values(text: str, answer: Answer) -> list[str]:
+    """The checked answer's key figures (`key_values`) that `text` does not state, exactly or
+    rounded as written ("1,136,100" states 1136100.47). A wording that leaves out the figure
+    the question asked for is not an answer, however correct the rest."""
     readings = [reading for token in stated_numbers(text) for reading in _candidates(token)]
-    missing = []
-    for value in answer.values[:limit]:
-        if not any(abs(v - value.value) <= 0.5 * 10 ** (-decimals) + 1e-9 for v, decimals in readings):
-            missing.append(f"{value.value:,.10g}")
-    return missing
+    return [f"{v:,.10g}" for v in key_values(answer) if not _states(readings, v)]
 
 
 class NumberGuard:
     """Checks streamed text as it arrives and releases it only up to the last checked number,
-    so a number that no tool returned is never shown, even mid-stream."""
+    so a number that no tool returned is never shown, even mid-stream. With `required` (the
+    checked answer's key figures) nothing is released until they have all been stated: a
+    wording that never states them is never shown at all."""
 
     _TAIL = re.compile(r"[\d][\d.,\u00a0\u202f ]*$")
 
-    def __init__(self, allowed: set[float]) -> None:
+    def __init__(self, allowed: set[float], required: list[float] | None = None) -> None:
         self.allowed = allowed
+        self.required = list(required or [])
         self.text = ""
         self.emitted = 0
         self.bad: list[str] = []
@@ -293,6 +314,11 @@ class NumberGuard:
         self.bad = unsupported_numbers(self.text[:end], self.allowed)
         if self.bad or end <= self.emitted:
             return ""
+        if self.required:
+            readings = [r for token in stated_numbers(self.text[:end]) for r in _candidates(token)]
+            if not all(_states(readings, v) for v in self.required):
+                return ""  # hold back until the key figures have been stated
+            self.required = []
         piece, self.emitted = self.text[self.emitted:end], end
         return piece
 
@@ -420,7 +446,8 @@ def merge_route(parsed: Any, route: Route | None, question: str, engine: Any, no
     except ValidationError:
         notes.append("The model's spec fields were not valid; used the parser's reading.")
         return base
-    if base is None and merged.op in ("rows", "compare", "trend") and not merged.filters.benchmark:
+    if base is None and merged.op in ("rows", "compare", "trend") and not merged.filters.benchmark \
+            and merged.metric not in SIZE_METRICS and not merged.filters.units:
         # A ranking the model made up with no benchmark the question names would rank results
         # of different benchmarks against each other: it is not run.
         notes.append("The model proposed a ranking without a benchmark named in the question; not run.")
@@ -570,7 +597,8 @@ class Agent:
         if messages is not None:
             try:
                 if streaming and not verdict_question:
-                    guard = NumberGuard(allowed)
+                    guard = NumberGuard(allowed, key_values(deterministic) if deterministic.status == "answered"
+                                        else [])
                     self.llm_calls += 1
                     self.prompt_tokens += count_messages(messages)
                     for delta in self.model.stream(messages):

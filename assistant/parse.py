@@ -437,17 +437,22 @@ def _say(parsed: Parsed, en: str, sv: str) -> str:
 
 
 # "The largest system", "most GPUs", "största systemet": rank systems by size, not results.
-_SIZE = _rx(r"\b(largest|biggest|största)\s+(?:(?:single|multi-node|gpu|accelerator)\s+)?(systems?|clusters?|"
-            r"configurations?|systemet|systemen|konfiguration(en)?)\b", r"\bstörsta system",
+_SIZE = _rx(r"\b(largest|biggest|största)\s+(?:[\w+-]+\s+){0,2}(systems?|clusters?|configurations?|systemet|"
+            r"systemen|konfiguration(en)?)\b", r"\bstörsta\s+(?:[\w+-]+\s+){0,2}system", r"\bstörsta\s+[\w+]+-system",
             r"\b(most|flest)\s+(gpus?|accelerators?|acceleratorer|nodes?|noder|chips?)\b",
             r"\b(largest|biggest|highest|most)\s+(number|count)\s+of\s+(gpus?|accelerators?|nodes?|chips?)\b",
             r"\b(largest|biggest)\s+(gpu|accelerator|node)\s+count\b")
 _NODES = _rx(r"\bnodes?\b", r"\bnod(er|erna)?\b")
 
 
+# "Which system with the most GPUs had the best result?" asks for a result, not a size.
+_RESULT_WORDS = _rx(r"\bresults?\b", r"\bthroughput\b", r"\bscores?\b", r"\blatency\b", r"\btokens?\b",
+                    r"\bsamples?\b", r"\bqueries\b", r"\bresultat", r"\bgenomströmning", r"\bperformance\b")
+
+
 def _size_metric(text: str) -> str | None:
     """"total_accelerators" or "number_of_nodes" when the question ranks systems by size."""
-    if not _SIZE.search(text):
+    if not _SIZE.search(text) or _RESULT_WORDS.search(text):
         return None
     return "number_of_nodes" if _NODES.search(text) and not FIELDS["total_accelerators"].search(text) \
         else "total_accelerators"
@@ -462,6 +467,8 @@ _UNIT_NAMES = [(_rx(r"\btokens?\b"), "Tokens/s"), (_rx(r"\bsamples?\b"), "Sample
                (_rx(r"\bquer(y|ies)\b"), "Queries/s")]
 # "Is it true that Crusoe had the highest ...?": the ranking is checked against everyone, so the
 # named submitter or hardware must not filter it (it is what is being checked).
+_NOT_ONE_CLAIM = _rx(r"\bbeat\b", r"\boutperform", r"\bslog\b", r"\bamong\b", r"\bbland\b", r"(?<!of )\ball\b",
+                     r"(?<!av )\balla\b", r"\bevery\b", r"\btop\s*\d", r"\btopp\s*\d", r"\bvs\.?\b", r"\bthan\b", r"\bän\b")
 _IS_IT_TRUE = _rx(r"\bis it true\b", r"\btrue that\b", r"\bstämmer det\b", r"\bär det sant\b", r"\bdid .{1,60} really\b")
 ATTRIBUTION = ("submitter", "accelerator_vendor", "accelerator_family", "accelerator", "system_name", "platform")
 
@@ -516,11 +523,14 @@ def _build(parsed: Parsed, text: str, catalog: Catalog, intent: str, explicit: d
         return _list(parsed, text, catalog, explicit, rounds, count_column)
 
     # Ranking-shaped intents: best / worst / top / lookup / compare / trend.
-    if intent in ("best", "worst", "top") and _IS_IT_TRUE.search(text):
+    if intent in ("best", "worst") and _IS_IT_TRUE.search(text) and not _NOT_ONE_CLAIM.search(text):
         # "Is it true that Crusoe had the highest ...?": rank everyone; whether the top row is
-        # Crusoe's is then computed (compose), so who and which hardware must not filter.
+        # Crusoe's is then computed (compose), so who and which hardware must not filter. Only
+        # for one named party: "AMD beat NVIDIA", "among B200 systems", "the top 3 all used
+        # B300" are other questions, answered as the ranking they filter.
         checked = {k: v for k, v in explicit.items() if k in ATTRIBUTION and v}
-        if checked:
+        named = [m for m in parsed.entities if m.column in ATTRIBUTION]  # one party: each column named once
+        if checked and len(named) <= 2 and len({m.column for m in named}) == len(named):
             parsed.checked = checked
             explicit = {k: v for k, v in explicit.items() if k not in ATTRIBUTION}
     benchmarks = explicit.get("benchmark") or []

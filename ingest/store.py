@@ -29,6 +29,7 @@ import os
 import shutil
 import time
 import urllib.parse
+import urllib.request
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -123,6 +124,11 @@ def http_client(url: str):
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
         raise ValueError(f"chroma_url must be an http(s) URL, got {url!r}")
     port = parsed.port or (443 if parsed.scheme == "https" else 8000)
+    try:  # chromadb's constructor talks to the server with no timeout: check it answers first
+        with urllib.request.urlopen(f"{url.rstrip('/')}/api/v2/heartbeat", timeout=CHROMA_HTTP_TIMEOUT_S):
+            pass
+    except OSError as exc:
+        raise ConnectionError(f"Chroma server at {url} is not reachable (setting chroma_url): {exc}") from None
     try:
         client = chromadb.HttpClient(host=parsed.hostname, port=port, ssl=parsed.scheme == "https",
                                      settings=_chroma_settings())
@@ -133,9 +139,11 @@ def http_client(url: str):
 
 
 # chromadb's HTTP client waits forever (httpx timeout=None). An API worker answers on its event
-# loop, so a stalled Chroma server would freeze it: every request gets this bound instead, and a
-# search that runs out is an answer without quoted sources (retrieval is optional for numbers).
-CHROMA_HTTP_TIMEOUT_S = 15.0
+# loop, so a stalled Chroma server would freeze it: a heartbeat with this bound comes first, every
+# request after gets it too, and after a failure the server is skipped for CHROMA_RETRY_S. A
+# search that fails is an answer without quoted sources (retrieval is optional for numbers).
+CHROMA_HTTP_TIMEOUT_S = 5.0
+CHROMA_RETRY_S = 30.0
 
 
 def _bound(client) -> None:
@@ -223,6 +231,7 @@ class Store:
     _table: Any = field(default=None, repr=False)
     _collection: Any = field(default=None, repr=False)
     _vectors: "OrderedDict[str, list[float]]" = field(default_factory=OrderedDict, repr=False)
+    _down_until: float = field(default=0.0, repr=False)  # a Chroma server failed: skip it until then
 
     @property
     def generation(self) -> str:
@@ -242,9 +251,23 @@ class Store:
 
     def collection(self):
         if self._collection is None:
-            client = chroma_client(self.path, self.chroma_url if self.mode == "server" else None)
-            self._collection = client.get_collection(self.manifest["chroma"]["collection"], embedding_function=None)
+            self._collection = self._server_call(lambda: chroma_client(
+                self.path, self.chroma_url if self.mode == "server" else None).get_collection(
+                    self.manifest["chroma"]["collection"], embedding_function=None))
         return self._collection
+
+    def _server_call(self, call):
+        """Run a Chroma call; when a server fails (down, stalled past its timeout), skip it for
+        CHROMA_RETRY_S instead of waiting again on every question (searches are optional)."""
+        if self.mode != "server":
+            return call()
+        if time.monotonic() < self._down_until:
+            raise ConnectionError(f"Chroma server {self.chroma_url} failed recently; retrying later")
+        try:
+            return call()
+        except Exception:
+            self._down_until = time.monotonic() + CHROMA_RETRY_S
+            raise
 
     def search(self, text: str, k: int = 4, where: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Nearest chunks to `text` (score = cosine similarity), optionally filtered on metadata."""
@@ -259,8 +282,9 @@ class Store:
             while len(self._vectors) > QUERY_VECTORS:
                 with contextlib.suppress(KeyError):  # another thread trimmed it first
                     self._vectors.popitem(last=False)
-        found = self.collection().query(query_embeddings=[vector], n_results=k, where=where or None,
-                                        include=["documents", "metadatas", "distances"])
+        found = self._server_call(lambda: self.collection().query(
+            query_embeddings=[vector], n_results=k, where=where or None,
+            include=["documents", "metadatas", "distances"]))
         return [{"id": i, "text": d, "metadata": m or {}, "score": 1.0 - float(dist)}
                 for i, d, m, dist in zip(found["ids"][0], found["documents"][0], found["metadatas"][0],
                                          found["distances"][0])]

@@ -331,12 +331,14 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
             return await run_in_threadpool(fn, question, **kwargs)
 
     async def answer_pieces(question: str, kwargs: dict[str, Any]) -> AsyncIterator[str | Answer]:
-        """Iterate a streamed answer; the first piece (where an offline answer is computed) on the
-        loop or in a slot, like `answer_work`, and a model's later pieces in the threadpool."""
+        """Iterate a streamed answer. On the loop (see `on_loop`) every piece is taken there — an
+        offline answer is computed at the first and the rest are its words; otherwise the first
+        piece takes a slot like `answer_work` and a model's later pieces come from the pool."""
         pieces = service.ask_stream(question, **kwargs)
+        inline = on_loop(question, kwargs)
         first = True
         while True:
-            if first and on_loop(question, kwargs):
+            if inline:
                 piece = next(pieces, None)
             else:
                 async with (slots if first and slots else contextlib.nullcontext()):

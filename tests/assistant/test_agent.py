@@ -349,9 +349,11 @@ def test_labelled_numbers_read_fields_and_phrases():
 
 
 def test_streamed_wording_refused_after_the_fact_is_followed_by_the_deterministic_answer(engine, settings):
-    agent, _ = _agent(engine, settings, [_route(), "Big box has 8 nodes."])
+    # The key figure is stated (so streaming starts); "8 nodes" is only found wrong at the end.
+    agent, _ = _agent(engine, settings, [_route(), "Big box led with 1,136,100.47 Tokens/s on 8 nodes."])
     pieces = list(agent.run(QUESTION, streaming=True))
     shown, final = "".join(pieces[:-1]), pieces[-1]
+    assert shown.startswith("Big box led with 1,136,100.47")
     assert final.answer == _offline(engine, settings).answer
     assert shown.endswith("\n\n" + final.answer)
 
@@ -474,3 +476,10 @@ def test_a_ranking_the_model_invents_without_a_benchmark_is_not_run(settings):
     route = Route(**_route(benchmark="gpt-oss-120b", scenario=None, round=None))
     assert merge_route(parsed, route, question, engine, notes) is None
     assert any("without a benchmark" in n for n in notes)
+
+
+def test_a_streamed_wording_that_never_states_the_figure_is_never_shown(engine, settings):
+    agent, _ = _agent(engine, settings, [_route(), "Nvidia's Big box (1 node, 8 accelerators) was best."])
+    pieces = list(agent.run(QUESTION, streaming=True))
+    shown = "".join(p for p in pieces[:-1])
+    assert "Big box (1 node" not in shown and shown == pieces[-1].answer == _offline(engine, settings).answer

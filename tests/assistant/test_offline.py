@@ -334,3 +334,28 @@ def test_a_long_list_of_counts_costs_two_counts_not_an_explosion(engine, monkeyp
     answer = ask(engine, "How many submitters" + " and results" * 30 + " in v6.1?")
     assert answer.status == "answered" and "33 distinct submitters" in answer.answer
     assert len(calls) <= 4
+
+
+@pytest.mark.parametrize("question", [
+    "Did AMD really beat NVIDIA on Llama 2 70B Offline in v6.1?",
+    "Is it true that NVIDIA had the best Llama 2 70B Offline result in v6.1 among B200 systems?",
+    "Is it true that the top 3 Llama 2 70B Offline results in v6.1 all used B300?",
+])
+def test_is_it_true_about_more_than_one_party_keeps_its_filters(engine, question):
+    answer = ask(engine, question)
+    assert "checks out" not in answer.answer and "does not check out" not in answer.answer
+
+
+@pytest.mark.parametrize("question, vendor_word", [
+    ("What was the largest NVIDIA system in v6.1?", "288 accelerators"),
+    ("Vilket var det största NVIDIA-systemet i v6.1?", "288 acceleratorer"),
+])
+def test_a_size_question_may_name_the_vendor_between_largest_and_system(engine, question, vendor_word):
+    answer = ask(engine, question)
+    assert answer.query["metric"] == "total_accelerators" and vendor_word in answer.answer
+    assert answer.query["filters"]["accelerator_vendor"]  # and the vendor filters the ranking
+
+
+def test_a_result_question_that_mentions_gpus_is_not_a_size_ranking(engine):
+    answer = ask(engine, "Which system with the most GPUs had the best Llama 2 70B Offline result in v6.1?")
+    assert answer.query["metric"] == "result"

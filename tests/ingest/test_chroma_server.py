@@ -101,3 +101,31 @@ def test_a_stalled_server_costs_a_search_its_timeout_not_the_worker(tmp_path, ch
     assert table.status == "answered" and "5 results" in table.answer and table_s < 1.0
     assert docs_s < 5.0 and not docs.passages  # gave up after the timeout, said nothing it had not found
     clear_cache()
+
+
+def test_a_server_stalled_before_the_index_loads_costs_one_bounded_wait(tmp_path, chroma_process, monkeypatch):
+    """The engine still loads and answers table questions; after one failed search the server is
+    skipped for a while instead of every question waiting on it again."""
+    from assistant.engine import clear_cache, get_engine
+    from assistant.offline import answer_question
+
+    proc, url = chroma_process
+    settings = mirror_settings(tmp_path, chroma_url=url)
+    assert run_ingest(settings, progress=False).status == "built"
+    monkeypatch.setattr(store_mod, "CHROMA_HTTP_TIMEOUT_S", 1.0)
+    clear_cache()
+    os.kill(proc.pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        engine = get_engine(settings)
+        load_s = time.monotonic() - started
+        table = answer_question("How many results are in v6.1?", engine=engine)
+        started = time.monotonic()
+        docs = answer_question("What did the press say about Vera Rubin in v6.1?", engine=engine)
+        again = answer_question("What did the press say about MI355X in v6.1?", engine=engine)
+        docs_s = time.monotonic() - started
+    finally:
+        os.kill(proc.pid, signal.SIGCONT)
+    assert load_s < 5.0 and table.status == "answered" and "5 results" in table.answer
+    assert not docs.passages and not again.passages and docs_s < 3.0  # skipped, not waited on twice
+    clear_cache()
