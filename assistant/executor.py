@@ -36,6 +36,13 @@ from ingest.schema import COLUMN_NAMES, FILTERABLE
 # of it: Intel and Supermicro both submitted a system with the platform ID `1-node-4x-BMG-B70`.
 DEDUPE_KEY = ["round", "submitter", "platform", "benchmark", "scenario"]
 SYSTEM_KEY = ["round", "submitter", "platform"]  # system-size metrics rank systems, not results
+
+
+def _dedupe_key(table: pd.DataFrame, metric: str) -> tuple[list[str], str]:
+    """The columns that make one row per thing ranked, and what that thing is (for the pandas text)."""
+    if metric in semantics.SIZE_METRICS:
+        return [k for k in SYSTEM_KEY if k in table.columns], "one row per system"
+    return [k for k in DEDUPE_KEY if k in table.columns], "best row per system result"
 LIST_FIELDS = [name for name, f in Filters.model_fields.items() if name not in
                {"number_of_nodes", "total_accelerators", "accelerators_per_node", "has_power"}]
 RANGE_FIELDS = ["number_of_nodes", "total_accelerators", "accelerators_per_node"]
@@ -385,7 +392,7 @@ def _apply_default_division(table: pd.DataFrame, filters: Filters, default: str 
     if filters.division or not default or "division" not in table.columns:
         return filters
     mask, _ = _filter_mask(table, filters)
-    divisions = table.loc[mask, "division"].dropna().unique().tolist()
+    divisions = [d for d in dict.fromkeys(_Columns.of(table).objects("division")[mask.to_numpy()].tolist()) if d]
     if default in divisions:
         notes.append(f"{default.capitalize()} division assumed (no division named)")
         return filters.model_copy(update={"division": [default]})
@@ -615,11 +622,9 @@ def _ranked(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan,
     cap = min(limit, max_rows)
     want_count = limit > max_rows  # only then does `truncated` need the full deduplicated count
     if dedupe:
-        per_system = spec.metric in semantics.SIZE_METRICS
-        keys = [k for k in (SYSTEM_KEY if per_system else DEDUPE_KEY) if k in table.columns]
+        keys, why = _dedupe_key(table, spec.metric)
         picked = _first_per_key(table, ranking, keys, stop=None if want_count else cap)
-        plan.add(f"df = df.drop_duplicates({keys!r})  # " + ("one row per system" if per_system
-                                                             else "best row per system result"))
+        plan.add(f"df = df.drop_duplicates({keys!r})  # {why}")
     else:
         picked = np.arange(len(ranking.positions), dtype=np.intp)
     truncated = want_count and len(picked) > max_rows
@@ -672,8 +677,9 @@ def _run_aggregate(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: lis
     else:
         df = _with_metric(table, df, spec.metric, plan, notes)
         if spec.metric in semantics.SIZE_METRICS:  # a system's size counts once, not once per result
-            df = df.drop_duplicates([k for k in SYSTEM_KEY if k in df.columns])
-            plan.add(f"df = df.drop_duplicates({SYSTEM_KEY!r})  # one row per system")
+            system, why = _dedupe_key(table, spec.metric)
+            df = df.drop_duplicates(system)
+            plan.add(f"df = df.drop_duplicates({system!r})  # {why}")
         units = df["value_unit"].dropna().unique().tolist()
         if len(units) > 1:
             keys = keys + ["value_unit"]
