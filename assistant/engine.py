@@ -100,15 +100,12 @@ _FIX = "run `resultsqa ingest` to build it (see `resultsqa status`)"
 
 def get_engine(settings: settings_mod.Settings | None = None) -> Engine:
     """The engine of the store's current generation, reused until an ingest swaps `current`."""
-    from ingest.store import StoreMissing, current_generation, open_store, store_root
+    from ingest.store import StoreMissing, open_store
 
     settings = settings if settings is not None else settings_mod.load()
-    root = store_root(settings)
-    key = (str(root), settings.get("chroma_url"))
-    gen = current_generation(root)  # cheap: a readlink, no parquet or Chroma
-    if gen is None:
+    root, key, marker = _where(settings)
+    if marker is None:
         raise EngineUnavailable(f"No index found at {root}: {_FIX}.")
-    marker = str(gen)
     with _CACHE_LOCK:
         hit = _CACHE.get(key)
         if hit is not None and hit[0] == marker:
@@ -140,16 +137,21 @@ def _open_vectors(store: Any) -> None:
         logging.getLogger("resultsqa.engine").warning("vector collection not opened: %s", exc)
 
 
+def _where(settings: settings_mod.Settings) -> tuple[Any, tuple[str, str | None], str | None]:
+    """(store root, cache key, current generation or None): a readlink, no parquet or Chroma."""
+    from ingest.store import current_generation, store_root
+
+    root = store_root(settings)
+    gen = current_generation(root)
+    return root, (str(root), settings.get("chroma_url")), None if gen is None else str(gen)
+
+
 def is_loaded(settings: settings_mod.Settings | None = None) -> bool:
     """True when `get_engine` would return at once: the current generation's engine is cached.
     Cheap (a readlink and a dict lookup), never loads and never waits for a lock."""
-    from ingest.store import current_generation, store_root
-
-    settings = settings if settings is not None else settings_mod.load()
-    root = store_root(settings)
-    gen = current_generation(root)
-    hit = _CACHE.get((str(root), settings.get("chroma_url")))
-    return gen is not None and hit is not None and hit[0] == str(gen)
+    _, key, marker = _where(settings if settings is not None else settings_mod.load())
+    hit = _CACHE.get(key)
+    return marker is not None and hit is not None and hit[0] == marker
 
 
 def clear_cache() -> None:

@@ -151,7 +151,7 @@ def _bound(client) -> None:
     pyproject); tests/ingest/test_chroma_server.py fails if a new chromadb moves the session."""
     import httpx
 
-    client._server._session.timeout = httpx.Timeout(CHROMA_HTTP_TIMEOUT_S, connect=5.0)
+    client._server._session.timeout = httpx.Timeout(CHROMA_HTTP_TIMEOUT_S)
 
 
 def chroma_client(gen: Path, chroma_url: str | None):
@@ -251,9 +251,11 @@ class Store:
 
     def collection(self):
         if self._collection is None:
-            self._collection = self._server_call(lambda: chroma_client(
-                self.path, self.chroma_url if self.mode == "server" else None).get_collection(
-                    self.manifest["chroma"]["collection"], embedding_function=None))
+            def open_collection():
+                client = chroma_client(self.path, self.chroma_url if self.mode == "server" else None)
+                return client.get_collection(self.manifest["chroma"]["collection"], embedding_function=None)
+
+            self._collection = self._server_call(open_collection)
         return self._collection
 
     def _server_call(self, call):
@@ -282,9 +284,10 @@ class Store:
             while len(self._vectors) > QUERY_VECTORS:
                 with contextlib.suppress(KeyError):  # another thread trimmed it first
                     self._vectors.popitem(last=False)
-        found = self._server_call(lambda: self.collection().query(
-            query_embeddings=[vector], n_results=k, where=where or None,
-            include=["documents", "metadatas", "distances"]))
+        collection = self.collection()
+        found = self._server_call(lambda: collection.query(query_embeddings=[vector], n_results=k,
+                                                           where=where or None,
+                                                           include=["documents", "metadatas", "distances"]))
         return [{"id": i, "text": d, "metadata": m or {}, "score": 1.0 - float(dist)}
                 for i, d, m, dist in zip(found["ids"][0], found["documents"][0], found["metadatas"][0],
                                          found["distances"][0])]
