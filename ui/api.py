@@ -320,22 +320,22 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
     offline = settings.backend == "offline"
     slots = asyncio.Semaphore(OFFLINE_THREAD_SLOTS) if offline else None
 
-    def on_loop(question: str, kwargs: dict[str, Any]) -> bool:
+    def on_loop(kwargs: dict[str, Any]) -> bool:
         """Whether this answer runs on the event loop (see INLINE_WHY)."""
         return offline and not kwargs.get("history") and service.loaded()
 
-    async def answer_work(fn: Any, question: str, **kwargs: Any) -> Any:
-        if on_loop(question, kwargs):
-            return fn(question, **kwargs)
+    async def answer_work(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        if on_loop(kwargs):
+            return fn(*args, **kwargs)
         async with slots or contextlib.nullcontext():
-            return await run_in_threadpool(fn, question, **kwargs)
+            return await run_in_threadpool(fn, *args, **kwargs)
 
     async def answer_pieces(question: str, kwargs: dict[str, Any]) -> AsyncIterator[str | Answer]:
         """Iterate a streamed answer. On the loop (see `on_loop`) every piece is taken there — an
         offline answer is computed at the first and the rest are its words; otherwise the first
         piece takes a slot like `answer_work` and a model's later pieces come from the pool."""
         pieces = service.ask_stream(question, **kwargs)
-        inline = on_loop(question, kwargs)
+        inline = on_loop(kwargs)
         first = True
         while True:
             if inline:
@@ -443,8 +443,9 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
                 answer, state = await cached_answer(question, scope, entry.conversation)
                 headers["X-Answer-Cache"] = state
             else:
+                # history rebuilds a conversation this worker does not hold; a held one needs none
                 answer = await answer_work(service.ask, question, conversation=entry.conversation, scope=scope,
-                                           history=history)
+                                           history=history if entry.turns == 0 else None)
             entry.turns += 1
         return _answer_response(answer, cid, headers)
 
@@ -461,7 +462,8 @@ def create_app(settings: settings_mod.Settings | None = None, *, service: Any | 
             kwargs: dict[str, Any] = {"history": history, "scope": scope}
         else:
             cid, entry = conversations.get(who, body.conversation_id)
-            kwargs = {"conversation": entry.conversation, "scope": scope, "history": history}
+            kwargs = {"conversation": entry.conversation, "scope": scope,
+                      "history": history if entry.turns == 0 else None}
 
         async def events() -> AsyncIterator[ServerSentEvent]:
             lock = entry.lock if entry else asyncio.Lock()

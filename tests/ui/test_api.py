@@ -468,3 +468,12 @@ def test_only_answers_that_just_compute_run_on_the_event_loop(setup, body, expec
     stream = client.post("/v1/ask/stream", json=body)
     assert stream.status_code == 200 and "event: final" in stream.text
     assert service.on_loop == [expected, expected]
+
+
+def test_a_follow_up_on_the_worker_that_holds_it_stays_on_the_loop():
+    # The widget sends history with every follow-up; only a worker without the conversation replays it.
+    service = WhereService()
+    client = make_client(service, answer_cache=0)
+    cid = client.post("/v1/ask", json={"question": "q"}).json()["conversation_id"]
+    client.post("/v1/ask", json={"question": "and then?", "conversation_id": cid, "history": ["q"]})
+    assert service.on_loop == [True, True] and service.calls[1][1]["history"] is None
