@@ -256,6 +256,11 @@ def result_values(results: list[ToolResult]) -> set[float]:
     return out
 
 
+def _readings(text: str) -> list[tuple[float, int]]:
+    """Every (value, decimals written) reading of the numbers `text` states."""
+    return [reading for token in stated_numbers(text) for reading in _candidates(token)]
+
+
 def _states(readings: list[tuple[float, int]], value: float) -> bool:
     """Whether one of the written numbers is `value`, exactly or rounded as written."""
     return any(abs(v - value) <= 0.5 * 10 ** (-decimals) + 1e-9 for v, decimals in readings)
@@ -272,7 +277,7 @@ def key_values(answer: Answer) -> list[float]:
     picked = [values[0]]
     if (answer.query or {}).get("op") in ("compare", "trend") and len(values) > 1:
         picked.append(values[-1])
-    own = [r for token in stated_numbers(answer.answer) for r in _candidates(token)]
+    own = _readings(answer.answer)
     return [v for v in picked if _states(own, v)]
 
 
@@ -280,8 +285,26 @@ def missing_values(text: str, answer: Answer) -> list[str]:
     """The checked answer's key figures (`key_values`) that `text` does not state, exactly or
     rounded as written ("1,136,100" states 1136100.47). A wording that leaves out the figure
     the question asked for is not an answer, however correct the rest."""
-    readings = [reading for token in stated_numbers(text) for reading in _candidates(token)]
+    readings = _readings(text)
     return [f"{v:,.10g}" for v in key_values(answer) if not _states(readings, v)]
+
+
+def refusal(question: str, text: str, parsed: Any, results: list[ToolResult], deterministic: Answer,
+            table_text: str) -> str | None:
+    """Why a wording whose numbers all check out still may not be shown, or None."""
+    verdict = unchecked_verdict(question, text, parsed.claimed, result_values(results))
+    if verdict:
+        return f"The model's wording drew a verdict (\"{verdict}\") that no computed check backs"
+    missing = missing_values(text, deterministic) if deterministic.status == "answered" else []
+    if missing:
+        return f"The model's wording left out {', '.join(missing)}, the figure(s) the answer rests on"
+    if table_text and stated_numbers(table_text) and not stated_numbers(text):
+        # A table answer that states no figure ("The submitter holds that result") says nothing checkable.
+        return "The model's answer stated none of the table's figures"
+    if len(re.findall(r"[^\W\d_]{2,}", text)) < MIN_WORDS:
+        # "33.0" is not an answer a reader can check; the deterministic sentence says what it counts.
+        return "The model's answer was too terse"
+    return None
 
 
 class NumberGuard:
@@ -315,7 +338,7 @@ class NumberGuard:
         if self.bad or end <= self.emitted:
             return ""
         if self.required:
-            readings = [r for token in stated_numbers(self.text[:end]) for r in _candidates(token)]
+            readings = _readings(self.text[:end])
             if not all(_states(readings, v) for v in self.required):
                 return ""  # hold back until the key figures have been stated
             self.required = []
@@ -622,25 +645,9 @@ class Agent:
         if text is not None and not bad:
             sources = [r.text() for r in results if r.name != "search_commentary"] + [table_text]
             bad = unsupported_numbers(text, allowed) or mislabelled_numbers(text, labelled_numbers(sources))
-        verdict = unchecked_verdict(question, text, parsed.claimed, result_values(results)) if text and not bad \
-            else None
-        if verdict:
-            notes.append(f"The model's wording drew a verdict (\"{verdict}\") that no computed check backs; "
-                         "showing the deterministic answer.")
-            bad, text = [], None
-        missing = missing_values(text, deterministic) if text and not bad and deterministic.status == "answered" \
-            else []
-        if missing:
-            notes.append(f"The model's wording left out {', '.join(missing)}, the figure(s) the answer rests on; "
-                         "showing the deterministic answer.")
-            bad, text = [], None
-        if text and not bad and table_text and stated_numbers(table_text) and not stated_numbers(text):
-            # A table answer that states no figure ("The submitter holds that result") says nothing checkable.
-            notes.append("The model's answer stated none of the table's figures; showing the deterministic answer.")
-            bad, text = [], None
-        if text and not bad and len(re.findall(r"[^\W\d_]{2,}", text)) < MIN_WORDS:
-            # "33.0" is not an answer a reader can check; the deterministic sentence says what it counts.
-            notes.append("The model's answer was too terse; showing the deterministic answer.")
+        why = refusal(question, text, parsed, results, deterministic, table_text) if text and not bad else None
+        if why:
+            notes.append(why + "; showing the deterministic answer.")
             bad, text = [], None
         if text and not bad:
             answer_text = text
