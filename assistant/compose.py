@@ -236,12 +236,12 @@ def _compose_rows(question: str, result: Any, parsed: Any) -> Answer:
         div = top.get("division")
         ctx = ", ".join(str(p) for p in (top.get("round"), div and (f"{div}-divisionen" if lang == "sv" else
                                                                     f"{div} division"), top.get("availability")) if p)
-        by = {"total_accelerators": ("accelerators", "acceleratorer"), "number_of_nodes": ("nodes", "noder")}[
-            result.spec.metric]
-        lead = (f"The {'largest' if largest else 'smallest'} system by {by[0]} ({ctx}) has "
-                f"{semantics.format_number(value)} {by[0]}: {_who(top, lang)}" if lang != "sv" else
-                f"Det {'största' if largest else 'minsta'} systemet räknat i {by[1]} ({ctx}) har "
-                f"{semantics.format_number(value)} {by[1]}: {_who(top, lang)}")
+        by = semantics.SIZE_METRICS[result.spec.metric]  # "accelerators" / "nodes"
+        by_sv = {"accelerators": "acceleratorer", "nodes": "noder"}[by]
+        lead = (f"The {'largest' if largest else 'smallest'} system by {by} ({ctx}) has "
+                f"{semantics.format_number(value)} {by}: {_who(top, lang)}" if lang != "sv" else
+                f"Det {'största' if largest else 'minsta'} systemet räknat i {by_sv} ({ctx}) har "
+                f"{semantics.format_number(value)} {by_sv}: {_who(top, lang)}")
     elif result.spec.metric == "power":
         # Power is lower-is-better, so "the most power drawn" is the worst row: say which it is.
         most = result.spec.order in ("worst", "desc")

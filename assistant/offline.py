@@ -150,8 +150,9 @@ def _claim_check(engine: Any, spec: Any, parsed: Any) -> Any:
     """A question quoting a figure ("StorageReview lists 1,046,150 tokens/s as NVIDIA's top result")
     is checked against the rows with that exact value, whoever submitted them: the claim's
     attribution is what is being checked, so it must not filter the search."""
-    loose = spec.filters.model_copy(update={"submitter": None, "accelerator_vendor": None,
-                                            "accelerator_family": None, "system_name": None, "platform": None})
+    from assistant.parse import ATTRIBUTION
+
+    loose = spec.filters.model_copy(update=dict.fromkeys(ATTRIBUTION))
     wide = engine.execute(spec.model_copy(update={"filters": loose, "limit": 1000, "dedupe": False}))
     if wide.empty:
         return None
