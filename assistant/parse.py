@@ -442,7 +442,6 @@ _SIZE = _rx(r"\b(largest|biggest|största)\s+(?:[\w+-]+\s+){0,2}(systems?|cluste
             r"\b(most|flest)\s+(gpus?|accelerators?|acceleratorer|nodes?|noder|chips?)\b",
             r"\b(largest|biggest|highest|most)\s+(number|count)\s+of\s+(gpus?|accelerators?|nodes?|chips?)\b",
             r"\b(largest|biggest)\s+(gpu|accelerator|node)\s+count\b")
-_NODES = _rx(r"\bnodes?\b", r"\bnod(er|erna)?\b")
 
 
 # "Which system with the most GPUs had the best result?" asks for a result, not a size.
@@ -454,8 +453,8 @@ def _size_metric(text: str) -> str | None:
     """"total_accelerators" or "number_of_nodes" when the question ranks systems by size."""
     if not _SIZE.search(text) or _RESULT_WORDS.search(text):
         return None
-    return "number_of_nodes" if _NODES.search(text) and not FIELDS["total_accelerators"].search(text) \
-        else "total_accelerators"
+    nodes = FIELDS["number_of_nodes"].search(text) and not FIELDS["total_accelerators"].search(text)
+    return "number_of_nodes" if nodes else "total_accelerators"
 
 
 # "The highest token throughput of any v6.1 result": no benchmark, but a unit and "any/all".
