@@ -1,0 +1,243 @@
+"""Independent check of every MLPerf Training gold answer, straight from the published table.
+
+Why it exists: the Training question set was written before resultsqa supported Training at
+all, and it must stay a fair judge once it does. If the gold values came from the product's
+own ingest or engine, a bug there would be copied into the gold set and graded as correct.
+So this module imports nothing from `ingest` or `assistant` (a test enforces it) and reads
+`mlperf-training/mlperf_training_results.csv` with `csv` only, using the CSV's own column names.
+
+Recipes (same language as eval/check_gold.py; the default field is `time_to_train_min`,
+which is LOWER-is-better: "fastest" is `min`, "slowest" is `max`):
+  {"op": "min"|"max", "filters": {...}, "field": F, "rank": n, "report": G}
+      -> the n-th best row by F (rank 1 = the min/max itself); the value is F, or G of that row
+  {"op": "count", "filters": {...}}                               -> number of result rows
+  {"op": "nunique"|"values", "filters": {...}, "field": F}        -> distinct count / distinct values
+  {"op": "most", "filters": {...}, "field": F, "rank": n}         -> the F with the n-th most rows,
+      its row count as the value (a tie at that place is an error: the gold would be ambiguous)
+  {"op": "setdiff", "filters": {...}, "minus": {...}, "field": F} -> values under filters not under minus
+  {"op": "ratio", "num": CHECK, "den": CHECK}                     -> num / den
+  {"op": "absent", "filters": {...}, "no_column": [sub]}          -> asserts no row matches (if filters), no
+      column name contains any `sub` (refusals: a round, benchmark or measure the table lacks)
+A list of recipes means: `numbers` -> one recipe per value, in order; other kinds -> all must hold.
+
+Filters: {"col": "x"} equal (case-insensitive), {"col": ["x", "y"]} any of, {"col~": "sub"} contains,
+{"col!~": "sub"} does not contain, {"col>=": n} / {"col<=": n} numeric bounds. A filter on a column
+the CSV does not have is an error, so a typo cannot turn a recipe into "no rows" silently.
+
+Run: python -m eval.check_gold_training [QUESTIONS] [--data DIR] [--show]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_DATA = Path(os.environ.get("RESULTSQA_DATA", HERE.parent.parent / "shared" / "data"))
+DEFAULT_QUESTIONS = HERE / "questions" / "mlperf-training.jsonl"
+CSV_NAME = Path("mlperf-training") / "mlperf_training_results.csv"
+NUMERIC = ("number_of_nodes", "accelerators_per_node", "total_accelerators", "time_to_train_min",
+           "runs_used", "runs_total", "scaling_factor")
+
+
+def _num(value: Any) -> float | None:
+    if value is None or value == "":
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def load_rows(data: Path = DEFAULT_DATA) -> list[dict[str, Any]]:
+    """The table's rows with its own column names; numeric columns as floats (empty -> None)."""
+    with (Path(data) / CSV_NAME).open(encoding="utf-8", newline="") as fh:
+        rows = [dict(rec) for rec in csv.DictReader(fh)]
+    for row in rows:
+        for col in NUMERIC:
+            row[col] = _num(row[col])
+    return rows
+
+
+def _column(key: str) -> str:
+    for suffix in (">=", "<=", "!~", "~"):
+        if key.endswith(suffix):
+            return key[: -len(suffix)]
+    return key
+
+
+def _matches(row: dict[str, Any], filters: dict[str, Any]) -> bool:
+    for key, want in filters.items():
+        col = _column(key)
+        if col not in row:
+            raise KeyError(f"no column {col!r} in the training table")
+        have = row[col]
+        if key.endswith(">=") or key.endswith("<="):
+            value = _num(have)
+            if value is None or (value < want if key.endswith(">=") else value > want):
+                return False
+        elif key.endswith("!~"):
+            if str(want).lower() in str(have or "").lower():
+                return False
+        elif key.endswith("~"):
+            if str(want).lower() not in str(have or "").lower():
+                return False
+        else:
+            wanted = want if isinstance(want, list) else [want]
+            if isinstance(have, str):
+                if have.lower() not in {str(w).lower() for w in wanted}:
+                    return False
+            elif have not in wanted:
+                return False
+    return True
+
+
+def select(rows: list[dict[str, Any]], filters: dict[str, Any]) -> list[dict[str, Any]]:
+    return [r for r in rows if _matches(r, filters or {})]
+
+
+def _distinct(rows: list[dict[str, Any]], field: str) -> dict[str, str]:
+    # case-insensitive: one name written two ways is one name
+    return {str(r.get(field)).lower(): str(r.get(field)) for r in rows}
+
+
+def compute(check: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Run one recipe: {"value": number or None, "texts": [str], "rows": n}."""
+    op = check["op"]
+    field = check.get("field", "time_to_train_min")
+    if op in ("min", "max"):
+        chosen = [r for r in select(rows, check.get("filters", {})) if _num(r.get(field)) is not None]
+        rank = check.get("rank", 1)
+        if len(chosen) < rank:
+            raise AssertionError(f"{len(chosen)} rows, rank {rank} wanted: {check}")
+        ordered = sorted(chosen, key=lambda r: r[field], reverse=(op == "max"))
+        best = ordered[rank - 1]
+        value = best[check.get("report", field)]
+        return {"value": value, "texts": [str(v) for v in best.values() if v is not None], "rows": len(chosen)}
+    if op == "count":
+        n = len(select(rows, check.get("filters", {})))
+        return {"value": float(n), "texts": [], "rows": n}
+    if op in ("nunique", "values"):
+        values = sorted(_distinct(select(rows, check.get("filters", {})), field).values())
+        return {"value": float(len(values)), "texts": values, "rows": len(values)}
+    if op == "most":
+        chosen = select(rows, check.get("filters", {}))
+        names = _distinct(chosen, field)
+        ranked = Counter(str(r.get(field)).lower() for r in chosen).most_common()
+        rank = check.get("rank", 1)
+        name, n = ranked[rank - 1]
+        if sum(1 for _, m in ranked if m == n) > 1:
+            raise AssertionError(f"tie at {n} rows for place {rank}: {[k for k, m in ranked if m == n]}")
+        return {"value": float(n), "texts": [names[name]], "rows": len(chosen)}
+    if op == "setdiff":
+        left = _distinct(select(rows, check.get("filters", {})), field)
+        right = _distinct(select(rows, check.get("minus", {})), field)
+        diff = sorted(left[k] for k in left if k not in right)
+        return {"value": float(len(diff)), "texts": diff, "rows": len(diff)}
+    if op == "ratio":
+        num, den = compute(check["num"], rows)["value"], compute(check["den"], rows)["value"]
+        return {"value": num / den, "texts": [], "rows": 2}
+    if op == "absent":
+        n = len(select(rows, check["filters"])) if "filters" in check else 0  # no filters: a columns-only check
+        if n:
+            raise AssertionError(f"refusal question but {n} rows match {check['filters']}")
+        columns = [c for c in (rows[0] if rows else {}) for s in check.get("no_column", []) if s.lower() in c.lower()]
+        if columns:
+            raise AssertionError(f"refusal question but the table has columns {columns}")
+        return {"value": None, "texts": [], "rows": 0}
+    raise ValueError(f"unknown check op {op!r}")
+
+
+def _close(a: float | None, b: float | None) -> bool:
+    return a is not None and b is not None and math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+
+
+def verify(question: dict[str, Any], rows: list[dict[str, Any]]) -> list[str]:
+    """Problems with one question's gold answer (empty = verified)."""
+    expected = question["expected"]
+    kind = expected["kind"]
+    recipe = question.get("check")
+    if recipe is None:
+        return ["no check recipe"]
+    recipes = recipe if isinstance(recipe, list) else [recipe]
+    try:
+        results = [compute(r, rows) for r in recipes]
+    except (AssertionError, KeyError, ValueError, IndexError) as exc:
+        return [f"check failed: {exc}"]
+    if kind == "refusal":
+        return [] if all(r["op"] == "absent" for r in recipes) else ["a refusal needs an 'absent' recipe"]
+    problems: list[str] = []
+    if kind == "numbers":
+        wanted = expected.get("values") or []
+        if len(wanted) != len(results):
+            return [f"{len(wanted)} values but {len(results)} recipes"]
+        for want, got in zip(wanted, results):
+            if not _close(got["value"], want):
+                problems.append(f"value {want} != source {got['value']}")
+    elif kind in ("number", "count"):
+        if not _close(results[0]["value"], expected.get("value")):
+            problems.append(f"value {expected.get('value')} != source {results[0]['value']}")
+    texts = " | ".join(t for r in results for t in r["texts"]).lower()
+    if any(r["op"] not in ("count", "ratio") for r in recipes):
+        for s in expected.get("must_include", []):
+            if s.lower() not in texts:
+                problems.append(f"{s!r} not in the source rows/values")
+        for group in expected.get("any_of", []):
+            if not any(s.lower() in texts for s in group):
+                problems.append(f"none of {group} in the source rows/values")
+    if kind == "entity" and recipes[0]["op"] in ("setdiff", "values"):
+        for s in expected.get("must_not_include", []):
+            if s.lower() in texts:
+                problems.append(f"{s!r} must not be named but is in the source answer")
+    return problems
+
+
+def read_questions(path: Path) -> list[dict[str, Any]]:
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip() and not line.lstrip().startswith("//")]
+
+
+def check_file(path: Path = DEFAULT_QUESTIONS, data: Path = DEFAULT_DATA) -> dict[str, list[str]]:
+    rows = load_rows(data)
+    failures: dict[str, list[str]] = {}
+    for question in read_questions(path):
+        problems = verify(question, rows)
+        if problems:
+            failures[question["id"]] = problems
+    return failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("questions", nargs="?", default=str(DEFAULT_QUESTIONS))
+    parser.add_argument("--data", default=str(DEFAULT_DATA), help="the shared data folder (holds mlperf-training/)")
+    parser.add_argument("--show", action="store_true", help="print what each recipe computes")
+    args = parser.parse_args(argv)
+    data, questions = Path(args.data), read_questions(Path(args.questions))
+    if args.show:
+        rows = load_rows(data)
+        for q in questions:
+            recipes = q.get("check") or []
+            recipes = recipes if isinstance(recipes, list) else [recipes]
+            try:
+                got = [compute(r, rows) for r in recipes]
+                print(q["id"], [g["value"] for g in got], [g["texts"][:8] for g in got if g["texts"]][:1])
+            except Exception as exc:  # noqa: BLE001 - show every broken recipe
+                print(q["id"], "ERROR", exc)
+        return 0
+    failures = check_file(Path(args.questions), data)
+    for qid, problems in failures.items():
+        print(f"{qid}: " + "; ".join(problems))
+    print(f"{len(questions) - len(failures)}/{len(questions)} gold answers verified against {CSV_NAME}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
