@@ -87,6 +87,41 @@ def _rounds_from_name(name: str) -> str:
     return ",".join(f"v{m}" for m in _ROUND_IN_NAME.findall(name))
 
 
+@lru_cache(maxsize=1)
+def _front_matter_loader():
+    """A safe YAML loader that refuses anchors and aliases.
+
+    Front matter is a flat list of keys; aliases have no use there, and nested ones ("billion
+    laughs") turn a few hundred bytes into gigabytes once the values are flattened to text.
+    The loader stops at the first anchor or alias event, before anything is built.
+    """
+    import yaml
+
+    class NoAliasLoader(yaml.SafeLoader):
+        def compose_node(self, parent, index):
+            event = self.peek_event()
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+                raise _AliasFound(event.start_mark.line)
+            return super().compose_node(parent, index)
+
+    return NoAliasLoader
+
+
+class _AliasFound(Exception):
+    def __init__(self, line: int):
+        self.line = line
+
+
+def _load_front_matter(path: Path, text: str) -> Any:
+    import yaml
+
+    try:
+        return yaml.load(text, Loader=_front_matter_loader())  # noqa: S506 - a SafeLoader subclass
+    except _AliasFound as found:
+        raise SourceError(path, f"YAML anchors and aliases are not allowed in front matter "
+                                f"(line {found.line + 2})") from None
+
+
 def load_markdown(path: Path) -> Document:
     import yaml
 
@@ -95,7 +130,7 @@ def load_markdown(path: Path) -> Document:
     match = _FRONT_MATTER.match(text)
     if match:
         try:
-            loaded = yaml.safe_load(match.group(1))
+            loaded = _load_front_matter(path, match.group(1))
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" (line {mark.line + 2})" if mark else ""

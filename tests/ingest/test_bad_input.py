@@ -14,6 +14,7 @@ import pytest
 
 from assistant.cli import main
 from ingest import store as store_mod
+from tests.ingest.test_documents import yaml_bomb
 from tests.ingest.test_pipeline import V41_ROWS, V61_ROWS, mirror_settings
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -60,6 +61,7 @@ CASES = {
     "doc-empty": ("docs/c.html", lambda p: p.write_bytes(b""), "empty file"),
     "doc-huge": ("docs/b.txt", _sparse_200mb, "200 MB"),
     "pdf-broken": ("docs/d.pdf", lambda p: p.write_bytes(b"%PDF-1.4\ngarbage"), "PDF"),
+    "doc-yaml-bomb": ("docs/a.md", lambda p: p.write_text(yaml_bomb(9)), "alias"),
 }
 
 

@@ -183,3 +183,26 @@ def test_extracted_text_is_cached_by_content_hash(tmp_path, monkeypatch):
     assert [(c.id, c.text, c.metadata) for c in again] == [(c.id, c.text, c.metadata) for c in first]
     with pytest.raises(AssertionError):
         load_chunks(path, 350, 40, sha256="other", cache_dir=tmp_path / "cache")  # new content: read again
+
+
+def yaml_bomb(levels: int = 9) -> str:
+    """Markdown whose front matter nests YAML aliases ("billion laughs"): 9 levels expand to 9**9 strings."""
+    names = "abcdefghi"[:levels]
+    lines = ["title: lol", 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"{cur}: &{cur} [" + ",".join([f"*{prev}"] * 9) + "]" for prev, cur in zip(names, names[1:])]
+    return "---\n" + "\n".join(lines) + "\n---\n\nThe body.\n"
+
+
+@pytest.mark.parametrize("name,front", [
+    ("bomb.md", yaml_bomb(9)),  # the 366-byte file that grew to 1 GB
+    ("small-bomb.md", yaml_bomb(3)),
+    ("one-alias.md", "---\ntitle: &t Rubin\nsource: *t\n---\n\nBody.\n"),
+    ("anchor-only.md", "---\ntitle: &t Rubin\n---\n\nBody.\n"),
+])
+def test_yaml_anchors_and_aliases_in_front_matter_are_refused(tmp_path, name, front):
+    path = tmp_path / name
+    path.write_text(front, encoding="utf-8")
+    with pytest.raises(SourceError) as info:
+        load_chunks(path, 350, 40)
+    message = str(info.value)
+    assert name in message and "alias" in message and "\n" not in message
