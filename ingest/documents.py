@@ -158,12 +158,31 @@ def load_text(path: Path) -> Document:
     return Document(path.name, first[:200], [text])
 
 
+# Elements whose text a reader never sees as page content (scripts, inert templates, page chrome).
+_UNSEEN_TAGS = ["script", "style", "template", "noscript", "nav", "header", "footer"]
+_HIDING_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))"
+                           r"\s*(?:!\s*important\s*)?(?=;|$)", re.I)
+
+
+def _is_hidden(tag) -> bool:
+    """An element hidden by its own markup: `hidden`, aria-hidden="true", or an inline style that hides it."""
+    attrs = tag.attrs or {}
+    return ("hidden" in attrs
+            or str(attrs.get("aria-hidden", "")).strip().lower() == "true"
+            or bool(_HIDING_STYLE.search(str(attrs.get("style", "")))))
+
+
 def load_html(path: Path) -> Document:
-    from bs4 import BeautifulSoup
+    from bs4 import BeautifulSoup, Comment
 
     soup = BeautifulSoup(_read_text(path), "html.parser")
-    for tag in soup(["script", "style", "noscript", "nav", "header", "footer"]):
-        tag.decompose()
+    for node in soup.find_all(string=lambda s: isinstance(s, Comment)):
+        node.extract()
+    # Only what a reader sees is indexed and quoted: hidden text is often stale, or written for
+    # crawlers rather than readers.
+    for tag in soup.find_all(_UNSEEN_TAGS) + soup.find_all(_is_hidden):
+        if not tag.decomposed:
+            tag.decompose()
     title = soup.title.get_text(strip=True) if soup.title else ""
     body = soup.body or soup
     # Block elements end a paragraph; get_text with "\n" keeps them apart, blank lines mark paragraphs.

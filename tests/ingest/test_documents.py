@@ -206,3 +206,30 @@ def test_yaml_anchors_and_aliases_in_front_matter_are_refused(tmp_path, name, fr
         load_chunks(path, 350, 40)
     message = str(info.value)
     assert name in message and "alias" in message and "\n" not in message
+
+
+HIDDEN_HTML = """<html><head><title>Visible title</title><style>.x { color: red }</style></head><body>
+<p>Seen one.</p>
+<div style="display:none"><p>HIDDEN-display</p></div>
+<p style="DISPLAY : None !important">HIDDEN-display-caps</p>
+<span style="color: red; visibility: hidden">HIDDEN-visibility</span>
+<p hidden>HIDDEN-attribute</p>
+<div aria-hidden="true"><p>HIDDEN-aria</p></div>
+<template><p>HIDDEN-template</p></template>
+<noscript>HIDDEN-noscript</noscript>
+<script>var x = "HIDDEN-script";</script>
+<!-- HIDDEN-comment -->
+<div aria-hidden="false"><p>Seen two.</p></div>
+<p style="display: block">Seen three.</p>
+</body></html>"""
+
+
+def test_html_keeps_only_what_a_reader_sees(tmp_path):
+    path = tmp_path / "page.html"
+    path.write_text(HIDDEN_HTML, encoding="utf-8")
+    doc = load_document(path)
+    text = doc.pages[0]
+    assert doc.title == "Visible title"
+    assert "Seen one." in text and "Seen two." in text and "Seen three." in text
+    assert "HIDDEN" not in text, text
+    assert "color" not in text
