@@ -147,6 +147,17 @@ def _verify(where: object, source: Source, rel: str, digest: str) -> None:
                                  "the file differs from the one pinned in the sources file")
 
 
+def _check_inside(path: Path, root: Path) -> None:
+    """Refuse a path that leaves the mirror root once symbolic links are followed.
+
+    Only what the mirror holds may be indexed and quoted: a link to a system file or to another
+    folder would publish whatever it points at.
+    """
+    real = path.resolve()
+    if not real.is_relative_to(root.resolve()):
+        raise SourceError(path, f"symbolic link resolves outside the mirror root (to {real}); refused")
+
+
 def _local_rels(source: Source, root: Path) -> list[str]:
     """The files a source names inside a local mirror."""
     if source.kind == "results":
@@ -154,6 +165,7 @@ def _local_rels(source: Source, root: Path) -> list[str]:
     folder = root / source.path
     if not folder.is_dir():
         raise SourceError(folder, f"commentary folder of source {source.name!r} not found")
+    _check_inside(folder, root)
     if source.pattern:
         names = sorted(p.name for p in folder.glob(source.pattern) if p.is_file() and p.name not in source.exclude)
     else:
@@ -175,6 +187,7 @@ def local_files(sources: list[Source], root: Path, max_mb: int) -> list[LocalFil
     for source in sources:
         for rel in _local_rels(source, root):
             path = root / rel
+            _check_inside(path, root)
             if not path.is_file():
                 raise SourceError(path, f"file of source {source.name!r} not found")
             size = path.stat().st_size

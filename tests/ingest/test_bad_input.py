@@ -62,6 +62,8 @@ CASES = {
     "doc-huge": ("docs/b.txt", _sparse_200mb, "200 MB"),
     "pdf-broken": ("docs/d.pdf", lambda p: p.write_bytes(b"%PDF-1.4\ngarbage"), "PDF"),
     "doc-yaml-bomb": ("docs/a.md", lambda p: p.write_text(yaml_bomb(9)), "alias"),
+    "doc-symlink-outside": ("docs/a.md", lambda p: (p.unlink(), p.symlink_to("/etc/passwd")),
+                            "outside the mirror root"),
 }
 
 

@@ -121,6 +121,34 @@ def test_empty_and_oversized_files_are_refused_before_reading(tmp_path):
         sources.local_files(entries, root, 100)
 
 
+def test_symlinks_that_resolve_outside_the_mirror_root_are_refused(tmp_path):
+    root, toml = _mirror(tmp_path)
+    entries = sources.load_sources(toml)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("# Secret\n\nnot part of the mirror\n")
+    (root / "docs" / "inside.md").symlink_to(root / "docs" / "one.md")  # a link within the mirror is fine
+    assert [f.rel for f in sources.local_files(entries, root, 100)][-1] == "docs/two words.md"
+    for link, target in [("system.md", Path("/etc/passwd")), ("leak.md", outside / "secret.md"),
+                         ("relative.md", Path("../../outside/secret.md"))]:
+        (root / "docs" / link).symlink_to(target)
+        with pytest.raises(SourceError) as info:
+            sources.local_files(entries, root, 100)
+        message = str(info.value)
+        assert link in message and "outside the mirror root" in message and "\n" not in message
+        (root / "docs" / link).unlink()
+    (root / "raw" / "summary.csv").rename(outside / "summary.csv")
+    (root / "raw" / "summary.csv").symlink_to(outside / "summary.csv")  # a results file
+    with pytest.raises(SourceError, match=r"summary.csv: .*outside the mirror root"):
+        sources.local_files(entries, root, 100)
+    (root / "raw" / "summary.csv").unlink()
+    (outside / "summary.csv").rename(root / "raw" / "summary.csv")
+    (root / "docs").rename(outside / "docs")
+    (root / "docs").symlink_to(outside / "docs")  # the collection's folder itself
+    with pytest.raises(SourceError, match=r"docs: .*outside the mirror root"):
+        sources.local_files(entries, root, 100)
+
+
 class _Server:
     """The mirror served by http.server on loopback, counting full downloads (200s)."""
 
