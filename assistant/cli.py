@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Sequence
 
@@ -78,10 +79,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     module = importlib.import_module(args._module)
     try:
-        return int(getattr(module, f"run_{args._name}")(args, resolved) or 0)
+        code = int(getattr(module, f"run_{args._name}")(args, resolved) or 0)
+        sys.stdout.flush()  # a reader gone away shows here, not in the interpreter's last flush
+        return code
     except KeyboardInterrupt:
         print("resultsqa: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _stdout_closed()
+
+
+EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a Unix tool ended by SIGPIPE
+
+
+def _stdout_closed() -> int:
+    """Whoever read our stdout has gone (`resultsqa ask … | head -1`): stop quietly, as Unix tools do.
+
+    Python ignores SIGPIPE, so the write raised BrokenPipeError; without this it would print a
+    traceback and then fail again flushing stdout at exit. Pointing stdout at /dev/null makes that
+    last flush harmless.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_BROKEN_PIPE
 
 
 # --- `resultsqa settings` ---------------------------------------------------------------
