@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -58,10 +57,12 @@ def run_ui(args: argparse.Namespace, settings: Any) -> int:
     env.setdefault("ANONYMIZED_TELEMETRY", "False")
     cmd = streamlit_command(settings, address=args.address)
     print(f"resultsqa: chat at http://{args.address}:{settings.ui_port}  (Ctrl-C stops it)", file=sys.stderr)
-    try:
-        return subprocess.call(cmd, env=env, cwd=str(APP.parent.parent))
-    except KeyboardInterrupt:
-        return 0
+    sys.stderr.flush()
+    # Streamlit replaces this process (same pid), so SIGTERM or SIGINT from a service manager,
+    # `kill PID` or Ctrl-C reaches the server itself; a child process was left running, still
+    # serving the port, when only this parent was signalled.
+    os.chdir(APP.parent.parent)
+    os.execve(cmd[0], cmd, env)
 
 
 # --- `resultsqa serve` --------------------------------------------------------------------
