@@ -318,7 +318,14 @@ def chunk_text(text: str, chunk_tokens: int, chunk_overlap: int) -> list[str]:
 
 def document_chunks(doc: Document, chunk_tokens: int, chunk_overlap: int, url: str = "",
                     source: str = "", language: str = "") -> list[Chunk]:
-    """Chunks with the flat metadata retrieval and citations read (see ingest.records.Chunk)."""
+    """Chunks with the flat metadata retrieval and citations read (see ingest.records.Chunk).
+
+    Boilerplate (running headers, page numbers, embargo notices) is removed first, and a chunk
+    whose text the document already gave is not given again.
+    """
+    from ingest.boilerplate import clean_document
+
+    doc = clean_document(doc)
     base: dict[str, Any] = {k: v for k, v in doc.metadata.items()}
     if "kind" in base:  # the front matter's kind (news, vendor-blog, ...) is kept as doc_kind
         base["doc_kind"] = base.pop("kind")
@@ -333,11 +340,15 @@ def document_chunks(doc: Document, chunk_tokens: int, chunk_overlap: int, url: s
         "language": str(base.get("language") or language),
     })
     chunks: list[Chunk] = []
+    seen: set[str] = set()
     index = 0
     for page_no, page in enumerate(doc.pages, 1):
         if not page.strip():
             continue
         for text in chunk_text(page, chunk_tokens, chunk_overlap):
+            if (same := " ".join(text.split())) in seen:
+                continue
+            seen.add(same)
             meta = dict(base, chunk_index=index)
             if doc.paged:
                 meta["page"] = page_no

@@ -26,8 +26,8 @@ from ingest import store as store_mod
 from ingest.errors import SourceError
 
 # Code whose change alters what an ingest writes; a change forces a rebuild.
-_CODE = ("tables.py", "normalize.py", "cards.py", "documents.py", "embed.py", "pipeline.py", "store.py",
-         "schema.py", "records.py")
+_CODE = ("tables.py", "normalize.py", "cards.py", "documents.py", "boilerplate.py", "boilerplate.toml", "embed.py",
+         "pipeline.py", "store.py", "schema.py", "records.py")
 MANIFEST_VERSION = 1
 
 

@@ -185,6 +185,23 @@ def test_full_ingest_of_the_default_data(store_settings, shared_data):
     assert page and all(isinstance(hit["metadata"]["page"], int) for hit in page)
 
 
+def test_the_real_store_holds_no_boilerplate(store_settings):
+    """The Supplemental Discussion PDFs' embargo notices (in their titles) and running page header are
+    gone from every chunk, and no document gives the same chunk twice."""
+    got = store_mod.open_store(store_settings).collection().get(where={"kind": "doc"},
+                                                                include=["documents", "metadatas"])
+    assert len(got["ids"]) > 100
+    texts: dict[str, list[str]] = {}
+    for text, meta in zip(got["documents"], got["metadatas"]):
+        assert "EMBARGO" not in text.upper() and "EMBARGO" not in str(meta["title"]).upper(), (meta["doc_id"], text)
+        assert "Supplemental Results Discussion for MLPerf Inference" not in text, (meta["doc_id"], text)
+        texts.setdefault(meta["doc_id"], []).append(" ".join(text.split()))
+    assert all(len(chunks) == len(set(chunks)) for chunks in texts.values())
+    titles = {m["doc_id"]: m["title"] for m in got["metadatas"] if m["doc_id"].endswith(".pdf")}
+    assert titles == {f"{r}_mlcommons_supplemental-discussion.pdf": f"MLPerf Inference {r} Supplemental Discussion"
+                      for r in ("v4.1", "v5.1", "v6.0")}
+
+
 def test_warm_ingest_of_the_default_data_is_unchanged(store_settings):
     report = run_ingest(store_settings, progress=False)
     assert report.status == "unchanged" and report.rows == 3397
