@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 Kind = Literal["number", "numbers", "count", "entity", "refusal", "text"]
-Needs = Literal["table", "commentary", "both", "none"]
+Needs = Literal["table", "commentary", "both", "none", "guide"]
 
 
 class Expected(BaseModel):
@@ -55,6 +55,7 @@ class Question(BaseModel):
     tags: list[str] = Field(default_factory=list)
     check: dict[str, Any] | list[dict[str, Any]] | None = None
     note: str = ""
+    gold_doc: str | None = None  # the document holding the gold (retrieval recall@5 is measured on it)
 
 
 class QuestionFileError(ValueError):
