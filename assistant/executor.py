@@ -43,9 +43,8 @@ def _dedupe_key(table: pd.DataFrame, metric: str) -> tuple[list[str], str]:
     if metric in semantics.SIZE_METRICS:
         return [k for k in SYSTEM_KEY if k in table.columns], "one row per system"
     return [k for k in DEDUPE_KEY if k in table.columns], "best row per system result"
-LIST_FIELDS = [name for name, f in Filters.model_fields.items() if name not in
-               {"number_of_nodes", "total_accelerators", "accelerators_per_node", "has_power"}]
-RANGE_FIELDS = ["number_of_nodes", "total_accelerators", "accelerators_per_node"]
+RANGE_FIELDS = [name for name, f in Filters.model_fields.items() if "Range" in str(f.annotation)]
+LIST_FIELDS = [name for name in Filters.model_fields if name not in {*RANGE_FIELDS, "has_power"}]
 METRIC_AGGREGATES = {"max", "min", "mean", "median", "sum"}
 CITATION_COLUMNS = ["result_id", "result_url"]
 
@@ -447,7 +446,8 @@ def empty_hints(table: pd.DataFrame, filters: Filters) -> list[str]:
             else:
                 present = sorted(present)
             listed = ", ".join(present[:8]) + (", ..." if len(present) > 8 else "")
-            hints.append(f"nothing with {name} {shown} under the other filters; they match {name} {listed}")
+            hints.append(f"nothing with {name} {shown} under the other filters" +
+                         (f"; they match {name} {listed}" if present else f"; they have no {name} at all"))
         else:
             hints.append(f"nothing with {name} {shown} under the other filters")
     return hints[:3]
@@ -633,10 +633,44 @@ def _ranked(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan,
     return _take(table, ranking, picked), ranking.unit, ranking.lower_is_better, truncated
 
 
+def _run_best_per_group(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan, notes: list[str],
+                        max_rows: int) -> QueryResult:
+    """The best row of each group (e.g. per benchmark and scenario): an overview of a chip or a
+    submitter. Each group is ranked in its own direction (latency low, throughput high), so
+    nothing is ranked across units; groups come in table order of their best row's group key."""
+    mask, parts = _filter_mask(table, filters)
+    if parts:
+        plan.add("df = df[" + " & ".join(parts) + "]")
+    pos, values, value_units, units = _metric(table, np.flatnonzero(mask.to_numpy()), spec.metric, plan, notes)
+    lib = np.array([semantics.lower_is_better(None if u is None else str(u), spec.metric) for u in units.tolist()],
+                   dtype=bool)
+    best_first = np.where(lib, values, -values)
+    key = best_first if spec.order in ("best", "asc") else -best_first
+    order = np.argsort(key, kind="stable")
+    ranking = _Ranking(pos[order], values[order], value_units[order], None, False)
+    keys = list(spec.group_by or [])
+    plan.add("df['rank_key'] = df['value'].where(df['lower_is_better'], -df['value'])")
+    plan.add(f"df = df.sort_values('rank_key').drop_duplicates({keys!r})  # best row per group")
+    picked = _first_per_key(table, ranking, keys)
+    cols = _Columns.of(table)
+    group_cols = [cols.objects(k)[ranking.positions[picked]].tolist() for k in keys]
+    picked = picked[sorted(range(len(picked)), key=lambda i: tuple(str(c[i]) for c in group_cols))]
+    plan.add(f"df = df.sort_values({keys!r})")
+    cap = min(spec.limit, max_rows)
+    truncated = len(picked) > cap
+    if truncated:
+        notes.append(f"showing {cap} of {len(picked)} groups")
+    rows = _take(table, ranking, picked[:cap])
+    return QueryResult(spec=spec, rows=rows, unit=None, lower_is_better=False,
+                       derived=semantics.is_derived(spec.metric), truncated=truncated, matched=len(picked))
+
+
 def _run_rows(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[str], max_rows: int,
               default_division: str | None) -> QueryResult:
     filters = _apply_default_division(table, spec.filters, default_division, notes)
     spec = spec.model_copy(update={"filters": filters})
+    if spec.group_by:
+        return _run_best_per_group(table, spec, filters, plan, notes, max_rows)
     rows, unit, lib, truncated = _ranked(table, spec, filters, plan, notes, max_rows, spec.dedupe, spec.limit)
     if lib and spec.metric == "result":
         notes.append(semantics.LATENCY_NOTE)

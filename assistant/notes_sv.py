@@ -32,6 +32,8 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [(re.compile(p + r"\Z", re.DOTALL)
     (r"latency: lower is better", "latens: lägre är bättre"),
     (r"nothing with (\w+) (.+) under the other filters; they match \1 (.+)",
      r"inget med \1 \2 under de övriga filtren; de matchar \1 \3"),
+    (r"nothing with (\w+) (.+) under the other filters; they have no \1 at all",
+     r"inget med \1 \2 under de övriga filtren; de har inget \1 alls"),
     (r"nothing with (\w+) (.+) under the other filters", r"inget med \1 \2 under de övriga filtren"),
     (r"no rows match these filters", "inga rader matchar dessa filter"),
     (r"mixed units: ranked only the (\d+) rows in (.+); left out (.+) — name a benchmark and scenario "

@@ -6,7 +6,8 @@ ingested table and runs plain pandas methods. The JSON schema of `QuerySpec`
 (`QuerySpec.model_json_schema()`) is what small local models are constrained to.
 
 Shapes (`op`):
-- `rows`       filter, rank by the metric (best first unless `order` says otherwise), limit.
+- `rows`       filter, rank by the metric (best first unless `order` says otherwise), limit; with
+               `group_by`, the best row of each group (an overview per benchmark and scenario).
 - `aggregate`  filter, optional `group_by`, one aggregate (`count`, `nunique` of a column, or
                max/min/mean/median/sum of the metric).
 - `difference` values of `column` present under `filters` but absent under `other`
@@ -52,6 +53,7 @@ class Filters(BaseModel):
     number_of_nodes: Range | None = None
     total_accelerators: Range | None = None
     accelerators_per_node: Range | None = None
+    result: Range | None = Field(None, description="bounds on the headline result itself (e.g. latency under 10 ms)")
     has_power: bool | None = None
 
 
@@ -74,7 +76,7 @@ class QuerySpec(BaseModel):
         "best", description="best/worst respect lower-is-better units; asc/desc are literal."
     )
     limit: int = Field(10, ge=1, le=1000)
-    group_by: list[str] | None = Field(None, description="columns to group by (aggregate op)")
+    group_by: list[str] | None = Field(None, description="columns to group by (aggregate op; rows op: best row per group)")
     aggregate: Aggregate | None = Field(None, description="aggregate op: what to compute per group")
     column: str | None = Field(None, description="column for nunique / difference, e.g. submitter, benchmark")
     other: Filters | None = Field(None, description="difference op: the set to subtract")
