@@ -1,0 +1,222 @@
+"""The reader's lexicon: word lists as data, one tagger for every language.
+
+A question is read in two passes. The catalog finds entity names (benchmarks, chips,
+submitters, systems, rounds) from the table itself; this module tags every other word with
+what it says about the question: a measure, an operation, a direction, a grouping noun, a
+scope, a cue, an attribute of a result, a numeric comparator or a unit. The words live in
+`en.toml`, and each other language is a set of changes over English (`sv.toml`), the way a
+sqlglot dialect is a table of changes over one grammar. Nothing here knows what a tag means;
+`assistant.reader` and `assistant.shapes` decide that.
+
+Why tags and not one regular expression per intent: the order of the `if`s decided which
+pattern won, so every new wording risked breaking an old one. Tags are facts about the
+question ("it says 'most'", "it names a company noun"), and shape functions combine them.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BASE_LANGUAGE = "en"
+KINDS = ("measure", "operation", "direction", "grouping", "scope", "cue", "attribute", "comparator", "unit")
+GAP = 6  # words a "…" may skip
+
+_TOKEN = re.compile(
+    r"\d{1,3}(?:[,\u00a0\u202f]\d{3})+(?:\.\d+)?"  # 1,136,100 (one number)
+    r"|\d{1,3}(?: \d{3})+(?![\d,.])"  # Swedish 1 136 100
+    r"|[<>]=?|#\d+"
+    r"|[\w]+(?:[.:'’/][\w]+)*")
+_NUMBER = re.compile(r"^\d[\d,\u00a0\u202f ]*(?:\.\d+)?$")
+_ROUND = re.compile(r"^v?\d{1,2}\.\d{1,2}$")
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # lower case, ’ as '
+    start: int  # character offsets in the question
+    end: int
+
+
+@dataclass(frozen=True)
+class Tag:
+    """One lexicon phrase found in a question: `kind.value` over tokens [first, last)."""
+
+    kind: str
+    value: str
+    first: int
+    last: int
+    start: int  # character offsets
+    end: int
+    phrase: str
+
+
+def tokenize(text: str) -> list[Token]:
+    """Words, numbers and round labels of `text`, lower-cased, with their character offsets."""
+    return [Token(m.group(0).lower().replace("’", "'"), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def number_value(token: str, words: dict[str, float]) -> float | None:
+    """The number a token states ("1,000", "64", "2.5", "ten"), or None."""
+    if token in words:
+        return float(words[token])
+    if _NUMBER.match(token):
+        try:
+            return float(re.sub(r"[,\u00a0\u202f ]", "", token))
+        except ValueError:
+            return None
+    return None
+
+
+@dataclass(frozen=True)
+class _Phrase:
+    kind: str
+    value: str
+    parts: tuple[str, ...]  # word patterns, "…" for a gap
+    at_start: bool
+    at_end: bool
+    text: str
+
+
+def _compile(kind: str, value: str, text: str) -> _Phrase:
+    pieces = text.replace("...", "…").split()
+    at_start = bool(pieces) and pieces[0] == "^"
+    at_end = bool(pieces) and pieces[-1] == "$"
+    parts: list[str] = []
+    for piece in pieces[1 if at_start else 0: len(pieces) - (1 if at_end else 0)]:
+        if piece == "…" or piece.startswith("<") and piece.endswith(">") and len(piece) > 2 or "*" in piece:
+            parts.append(piece)
+        else:
+            parts.extend(t.text for t in tokenize(piece))
+    if not parts:
+        raise ValueError(f"lexicon phrase {text!r} ({kind}.{value}) has no words")
+    return _Phrase(kind, value, tuple(parts), at_start, at_end, text)
+
+
+class Lexicon:
+    """The tag table of one language, indexed by first word for speed."""
+
+    def __init__(self, language: str, table: dict[str, dict[str, list[str]]], numbers: dict[str, float],
+                 markers: list[str], strong: list[str], unit_names: dict[str, str] | None = None):
+        self.language = language
+        self.unit_names = dict(unit_names or {})
+        self.table = table
+        self.numbers = numbers
+        self.markers = set(markers)
+        self.strong = set(strong)
+        self._by_word: dict[str, list[_Phrase]] = {}
+        self._open: list[_Phrase] = []  # phrases whose first part is a pattern
+        for kind, values in table.items():
+            for value, phrases in values.items():
+                for text in phrases:
+                    p = _compile(kind, value, text)
+                    first = p.parts[0]
+                    if first == "…" or first.startswith("<") or "*" in first:
+                        self._open.append(p)
+                    else:
+                        self._by_word.setdefault(first, []).append(p)
+
+    def word_matches(self, part: str, token: str) -> bool:
+        if part == "<num>":
+            return number_value(token, self.numbers) is not None
+        if part == "<round>":
+            return bool(_ROUND.match(token))
+        if "*" in part:
+            return fnmatch.fnmatchcase(token, part)
+        return part == token
+
+    def _match(self, parts: tuple[str, ...], tokens: list[Token], i: int) -> int | None:
+        """End index (exclusive) of `parts` matched from token i, shortest gaps first."""
+        if not parts:
+            return i
+        head, rest = parts[0], parts[1:]
+        if head == "…":
+            for skip in range(0, GAP + 1):
+                end = self._match(rest, tokens, i + skip)
+                if end is not None:
+                    return end
+            return None
+        if i >= len(tokens) or not self.word_matches(head, tokens[i].text):
+            return None
+        return self._match(rest, tokens, i + 1)
+
+    def tag(self, tokens: list[Token]) -> list[Tag]:
+        """Every phrase of the table found in `tokens` (tags may overlap; readers decide)."""
+        found: list[Tag] = []
+        seen: set[tuple[str, str, int, int]] = set()
+        for i, tok in enumerate(tokens):
+            for p in self._by_word.get(tok.text, []) + self._open:
+                if p.at_start and i != 0:
+                    continue
+                end = self._match(p.parts, tokens, i)
+                if end is None or end == i or (p.at_end and end != len(tokens)):
+                    continue
+                key = (p.kind, p.value, i, end)
+                if key in seen:
+                    continue
+                seen.add(key)
+                found.append(Tag(p.kind, p.value, i, end, tokens[i].start, tokens[end - 1].end, p.text))
+        return sorted(found, key=lambda t: (t.first, -t.last))
+
+    def phrases(self, kind: str, value: str) -> list[str]:
+        return list(self.table.get(kind, {}).get(value, []))
+
+
+def _read(name: str) -> dict:
+    with (HERE / f"{name}.toml").open("rb") as fh:
+        return tomllib.load(fh)
+
+
+@lru_cache(maxsize=8)
+def load(language: str = BASE_LANGUAGE) -> Lexicon:
+    """English as written; another language as English plus its `[add.*]` minus its `[remove.*]`."""
+    base = _read(BASE_LANGUAGE)
+    table = {kind: {v: list(p) for v, p in base.get(kind, {}).items()} for kind in KINDS}
+    numbers = dict(base.get("numbers", {}))
+    markers = list(base.get("language", {}).get("markers", []))
+    strong: list[str] = []
+    if language != BASE_LANGUAGE:
+        dialect = _read(language)
+        for kind, values in dialect.get("add", {}).items():
+            if kind == "numbers":
+                numbers.update(values)
+                continue
+            if kind not in KINDS:
+                raise ValueError(f"{language}.toml: unknown tag kind [add.{kind}]")
+            for value, phrases in values.items():
+                table[kind].setdefault(value, []).extend(phrases)
+        for kind, values in dialect.get("remove", {}).items():
+            for value, phrases in values.items():
+                table[kind][value] = [p for p in table[kind].get(value, []) if p not in set(phrases)]
+        markers = list(dialect.get("language", {}).get("markers", []))
+        strong = list(dialect.get("language", {}).get("strong", []))
+    return Lexicon(language, table, numbers, markers, strong, base.get("unit_names", {}))
+
+
+def languages() -> list[str]:
+    """Every language with a lexicon file."""
+    return sorted(p.stem for p in HERE.glob("*.toml"))
+
+
+def detect_language(tokens: list[Token], text: str) -> str:
+    """The dialect whose markers the question uses more than English's ("sv" or "en")."""
+    english = load(BASE_LANGUAGE).markers
+    words = [t.text for t in tokens]
+    en_count = sum(1 for w in words if w in english)
+    for lang in languages():
+        if lang == BASE_LANGUAGE:
+            continue
+        lex = load(lang)
+        strong = sum(1 for w in words if w in lex.strong) + len(re.findall(r"[åäö]", text.lower()))
+        marked = sum(1 for w in words if w in lex.markers)
+        if strong >= 1 and strong + marked > en_count:
+            return lang
+    return BASE_LANGUAGE
+
+
+__all__ = ["Lexicon", "Tag", "Token", "load", "tokenize", "detect_language", "number_value", "KINDS", "languages"]
