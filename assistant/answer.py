@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-Status = Literal["answered", "no_data", "error"]
+Status = Literal["answered", "no_data", "clarify", "error"]
 
 
 class Value(BaseModel):
@@ -64,6 +64,8 @@ class Answer(BaseModel):
     completion_tokens: int = 0
     latency_ms: float = 0.0
     notes: list[str] = Field(default_factory=list)  # caveats: division default, derived figures, fallbacks
+    reading: str = ""  # one line: how the question was read (shape, measure, round, defaults assumed)
+    suggestions: list[str] = Field(default_factory=list)  # follow-up questions (UI buttons, API field)
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

@@ -15,13 +15,13 @@ import re
 from collections import Counter
 from typing import Any
 
-from assistant import notes_sv, semantics
+from assistant import notes_sv, readout, semantics
 from assistant.answer import Answer, Citation, Passage, Value
 
 ROW_FIELDS = ["result_id", "result_url", "round", "division", "availability", "system_type", "submitter",
               "system_name", "platform", "number_of_nodes", "total_accelerators", "accelerator",
               "accelerator_family", "benchmark", "scenario", "result", "units", "value", "value_unit",
-              "host_processor", "framework", "precision"]
+              "host_processor", "framework", "precision", "accuracy", "power_result", "power_units"]
 MAX_CITED_ROWS = 50
 DERIVED_LABEL = "derived, not an official MLPerf metric"
 
@@ -163,7 +163,13 @@ def _no_rows(question: str, result: Any, parsed: Any) -> Answer:
 def compose(question: str, result: Any, parsed: Any = None) -> Answer:
     """A short cited answer for a `QueryResult` of any op."""
     op = result.spec.op
-    if op == "aggregate":
+    if op == "rows" and result.spec.group_by and parsed is not None:
+        from assistant.compose_groups import compose_groups
+
+        answer = compose_groups(question, result, parsed)
+    elif op == "aggregate" and parsed is not None and parsed.intent == "count_rank":
+        answer = _compose_count_rank(question, result, parsed)
+    elif op == "aggregate":
         answer = _compose_aggregate(question, result, parsed)
     elif op == "difference":
         answer = _compose_difference(question, result, parsed)
@@ -186,9 +192,44 @@ def compose(question: str, result: Any, parsed: Any = None) -> Answer:
         answer.notes = notes_sv.in_swedish(answer.notes)
     if answer.query is None:
         answer.query = _query(result)
-    if parsed is not None and hasattr(parsed, "state"):
+    if parsed is not None:
         answer.query["parsed"] = parsed.state()
+        answer.reading = readout.line(parsed, result.spec)
+        answer.suggestions = answer.suggestions or list(parsed.suggestions)
     return answer
+
+
+def _compose_count_rank(question: str, result: Any, parsed: Any) -> Answer:
+    """"Which submitter had the most results?": the top group and its count, then the next ones."""
+    from assistant import templates
+
+    lang = parsed.language
+    groups = result.groups
+    if groups is None or len(groups) == 0:
+        return _no_rows(question, result, parsed)
+    spec = result.spec
+    key = (spec.group_by or ["submitter"])[0]
+    records = [(str(k), int(v)) for k, v in zip(groups[key].tolist(), groups["value"].tolist())]
+    scope = _scope_text(spec.filters, lang)
+    where = (f" i {scope}" if lang == "sv" else f" in {scope}") if scope else ""
+    n = records[0][1]
+    tied = [k for k, v in records if v == n]
+    fewest = spec.order in ("asc", "worst")
+    if len(tied) > 1:
+        text = templates.text(lang, "answer", "count_rank_tied", top=" / ".join(tied), where=where, n=n)
+    else:
+        text = templates.text(lang, "answer", "count_rank_fewest" if fewest else "count_rank", top=tied[0],
+                              where=where, n=n)
+    rest = [f"{k} {v}" for k, v in records[len(tied):len(tied) + 5]]
+    if rest:
+        text += templates.text(lang, "answer", "count_rank_next", items="; ".join(rest))
+    rows = compact_rows(result.rows)
+    top_rows = [r for r in rows if str(r.get(key)) in tied] or rows
+    values = [Value(value=float(v), unit=None, label=k) for k, v in records]
+    chart = {"type": "bar", "x": [k for k, _ in records], "y": [float(v) for _, v in records],
+             "unit": "results" if lang != "sv" else "resultat", "lower_is_better": False}
+    return _answer(question, text, values=values, rows=rows, citations=row_citations(top_rows[:20]), chart=chart,
+                   query=_query(result))
 
 
 _CHECKED_WORDS = {"submitter": ("submitter", "inskickare"), "accelerator_vendor": ("accelerator vendor", "chiptillverkare"),

@@ -12,11 +12,21 @@ import re
 from typing import Any
 
 from assistant.answer import Answer
+from assistant.parsed import Parsed
 
 
 def _no_data(question: str, text: str, notes: list[str] | None = None, query: dict | None = None) -> Answer:
     return Answer(question=question, answer=text, status="no_data", backend="offline", notes=notes or [],
                   query=query)
+
+
+def _unanswered(question: str, parsed: Parsed) -> Answer:
+    """No data for what was asked, or nothing specific asked: say so, with choices from the data."""
+    from assistant import readout
+
+    return Answer(question=question, answer=parsed.message, status=parsed.status if parsed.status != "ok" else
+                  "no_data", backend="offline", notes=parsed.notes, query={"parsed": parsed.state()},
+                  suggestions=parsed.suggestions, reading=readout.line(parsed, None))
 
 
 # "How many submitters and results are in v6.1?": two counts, asked as two questions.
@@ -65,9 +75,9 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
     previous = conversation.last_state if conversation is not None else None
     parsed = parse(question, catalog, previous=previous)
 
-    if parsed.status == "no_data":
-        answer = _commentary_only_round(question, parsed, engine, catalog)
-        return answer or _no_data(question, parsed.message, parsed.notes, {"parsed": parsed.state()})
+    if parsed.status in ("no_data", "clarify"):
+        answer = _commentary_only_round(question, parsed, engine, catalog) if parsed.status == "no_data" else None
+        return answer or _unanswered(question, parsed)
     if parsed.intent == "field":
         return compose.field_answer(question, parsed.field or "", conversation.last_rows, parsed.language,
                                     conversation.last_query)
@@ -194,6 +204,9 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
         passages = _passages(question, engine, None)
     answer = compose_commentary(question, passages, parsed)
     answer.query = {"parsed": parsed.state()}
+    from assistant import readout
+
+    answer.reading = readout.line(parsed, None)
     return answer
 
 

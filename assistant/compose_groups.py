@@ -1,0 +1,171 @@
+"""Answers from the best row per group (per round, benchmark and scenario): the overview of a
+chip, submitter or round, one attribute of a named system, and a system's rounds.
+
+Kept apart from `assistant.compose` because these answers summarise many rows of different
+benchmarks and units: nothing here ranks or charts across units, each figure is stated with
+its own benchmark, scenario and unit and cites its own row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant import semantics, templates
+from assistant.answer import Answer, Value
+from assistant.compose import _answer, _fmt, _query, _round_key, _who, compact_rows, row_citations
+from assistant.parsed import Parsed
+from assistant.shapes.defaults import SCENARIO_PREFERENCE
+
+MAX_IN_TEXT = 8
+
+
+def _say(lang: str, key: str, **values: Any) -> str:
+    return templates.text(lang, "answer", key, **values)
+
+
+def _preferred(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per benchmark: its most usual scenario (Offline before Server before ...)."""
+    rank = {s: i for i, s in enumerate(SCENARIO_PREFERENCE)}
+    best: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        bench = str(row.get("benchmark"))
+        cur = best.get(bench)
+        if cur is None or rank.get(str(row.get("scenario")), 99) < rank.get(str(cur.get("scenario")), 99):
+            best[bench] = row
+    return list(best.values())
+
+
+def _entity_label(parsed: Parsed) -> str:
+    named = [m.text for m in parsed.entities if m.column not in ("round", "scenario", "division", "availability",
+                                                                  "system_type")]
+    return ", ".join(dict.fromkeys(named)) or ""
+
+
+def _item(row: dict[str, Any], lang: str, *, who: bool = True) -> str:
+    value = _fmt(row.get("value", row.get("result")), row.get("value_unit") or row.get("units"))
+    lat = (" (lower is better)" if lang != "sv" else " (lägre är bättre)") if semantics.is_latency(row.get("units")) \
+        else ""
+    by = f" ({_who(row, lang)})" if who else ""
+    return f"{row.get('benchmark')} {row.get('scenario')} {value}{lat}{by} [{row.get('result_id')}]"
+
+
+def _latest(rows: list[dict[str, Any]]) -> str:
+    return max((str(r.get("round")) for r in rows), key=_round_key)
+
+
+def compose_groups(question: str, result: Any, parsed: Parsed) -> Answer:
+    lang = parsed.language
+    rows = compact_rows(result.rows, limit=len(result.rows))
+    if not rows:
+        from assistant.compose import _no_rows
+
+        return _no_rows(question, result, parsed)
+    if parsed.intent == "attribute":
+        return _attribute(question, result, parsed, rows)
+    if parsed.intent == "appearances":
+        return _appearances(question, result, parsed, rows)
+    return _overview(question, result, parsed, rows)
+
+
+def _overview(question: str, result: Any, parsed: Parsed, rows: list[dict[str, Any]]) -> Answer:
+    lang = parsed.language
+    rnd = _latest(rows)
+    in_round = [r for r in rows if str(r.get("round")) == rnd]
+    shown = _preferred(in_round)
+    entity = _entity_label(parsed) or ("Alla inskickare" if lang == "sv" else "All submitters")
+    items = "; ".join(_item(r, lang) for r in shown[:MAX_IN_TEXT])
+    more = _say(lang, "overview_more", n=len(in_round) - min(len(shown), MAX_IN_TEXT)) \
+        if len(in_round) > min(len(shown), MAX_IN_TEXT) else ""
+    latest = _say(lang, "overview_latest") if not parsed.explicit.get("round") and _entity_label(parsed) else ""
+    text = _say(lang, "overview", entity=entity, round=rnd, latest=latest, items=items) + more
+    values = [Value(value=float(r.get("value", r.get("result"))), unit=r.get("value_unit") or r.get("units"),
+                    label=f"{r.get('benchmark')} {r.get('scenario')} ({rnd})", result_ids=[str(r.get("result_id"))])
+              for r in shown[:MAX_IN_TEXT]]
+    units = {r.get("value_unit") or r.get("units") for r in shown}
+    chart = None
+    if len(shown) > 1 and len(units) == 1:  # one unit: the bars are comparable
+        chart = {"type": "bar", "x": [f"{r.get('benchmark')} {r.get('scenario')}" for r in shown],
+                 "y": [float(r.get("value", r.get("result"))) for r in shown], "unit": units.pop(),
+                 "lower_is_better": False, "derived": bool(result.derived), "title": f"{entity} {rnd}"}
+    answer = _answer(question, text, values=values, rows=in_round, citations=row_citations(shown[:MAX_IN_TEXT]),
+                     chart=chart, query=_query(result))
+    answer.notes.append("each figure is the best for its own benchmark and scenario; results of different "
+                        "benchmarks are not comparable" if lang != "sv" else
+                        "varje siffra är bäst inom sitt eget benchmark och scenario; resultat från olika "
+                        "benchmarks är inte jämförbara")
+    if shown and _entity_label(parsed):
+        top = shown[0]
+        answer.suggestions = [
+            templates.suggestion(lang, "best_of_entity", entity=entity, benchmark=top.get("benchmark"),
+                                 scenario=top.get("scenario"), round=rnd),
+            templates.suggestion(lang, "count_of_entity", entity=entity, round=rnd),
+            templates.suggestion(lang, "rounds_of_entity", entity=entity)]
+    return answer
+
+
+def _field_value(row: dict[str, Any], field: str) -> str:
+    value = row.get(field)
+    if field == "power_result":
+        return _fmt(value, row.get("power_units") or "Watts") if value is not None else ""
+    if isinstance(value, float) and value.is_integer():
+        return semantics.format_number(value)
+    return "" if value is None else str(value)
+
+
+def _attribute(question: str, result: Any, parsed: Parsed, rows: list[dict[str, Any]]) -> Answer:
+    lang = parsed.language
+    field = parsed.field or "availability"
+    rnd = _latest(rows)
+    in_round = [r for r in rows if str(r.get("round")) == rnd and _field_value(r, field)]
+    if not in_round:
+        label = templates.text(lang, "field", field)
+        text = (f"The results of {_entity_label(parsed)} in {rnd} do not state {label}." if lang != "sv" else
+                f"Resultaten för {_entity_label(parsed)} i {rnd} anger inte {label}.")
+        return _answer(question, text, status="no_data", rows=rows[:5], citations=row_citations(rows[:5]),
+                       query=_query(result))
+    per_result = field in ("power_result", "accuracy")  # differs per benchmark, not per system
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in in_round:
+        key = (str(r.get("submitter")), str(r.get("system_name"))) if not per_result else \
+            (str(r.get("benchmark")), str(r.get("scenario")))
+        groups.setdefault(key, []).append(r)
+    label = templates.text(lang, "field", field)
+    parts: list[str] = []
+    for key, members in list(groups.items())[:MAX_IN_TEXT]:
+        vals = list(dict.fromkeys(_field_value(m, field) for m in members))
+        ids = ", ".join(str(m.get("result_id")) for m in members[:3])
+        who = f"{key[0]}, \"{key[1]}\"" if not per_result else f"{key[0]} {key[1]}"
+        if field == "availability" and len(vals) == 1 and vals[0] in ("available", "preview", "rdi"):
+            parts.append(_say(lang, f"available_{'yes' if vals[0] == 'available' else vals[0]}", who=who, round=rnd)
+                         + f" [{ids}]")
+        else:
+            parts.append(_say(lang, "attribute", who=who, round=rnd, field=label, value=" / ".join(vals)) + f" [{ids}]")
+    text = "; ".join(parts) + "."
+    if len(groups) > MAX_IN_TEXT:
+        text += _say(lang, "overview_more", n=len(groups) - MAX_IN_TEXT)
+    values = []
+    for r in in_round[:MAX_IN_TEXT]:
+        v = r.get(field)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            values.append(Value(value=float(v), unit=r.get("power_units") if field == "power_result" else None,
+                                label=f"{label}: {r.get('system_name')} {r.get('benchmark')} {r.get('scenario')}",
+                                result_ids=[str(r.get("result_id"))]))
+    return _answer(question, text, values=values, rows=in_round, citations=row_citations(in_round[:20]),
+                   query=_query(result))
+
+
+def _appearances(question: str, result: Any, parsed: Parsed, rows: list[dict[str, Any]]) -> Answer:
+    lang = parsed.language
+    rounds = sorted({str(r.get("round")) for r in rows}, key=_round_key)
+    per_round = []
+    for rnd in rounds:
+        shown = _preferred([r for r in rows if str(r.get("round")) == rnd])
+        per_round.append(f"{rnd} — " + ", ".join(_item(r, lang, who=False) for r in shown[:4])
+                         + (f" (+{len(shown) - 4})" if len(shown) > 4 else ""))
+    entity = _entity_label(parsed)
+    text = _say(lang, "appearances", entity=entity, count=len(rounds), rounds=", ".join(rounds),
+                items="; ".join(per_round))
+    values = [Value(value=float(r.get("value", r.get("result"))), unit=r.get("value_unit") or r.get("units"),
+                    label=f"{r.get('benchmark')} {r.get('scenario')} ({r.get('round')})",
+                    result_ids=[str(r.get("result_id"))]) for r in rows[:20]]
+    return _answer(question, text, values=values, rows=rows, citations=row_citations(rows[:20]), query=_query(result))

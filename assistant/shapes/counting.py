@@ -1,0 +1,146 @@
+"""Counting shapes: how many, which (a list), what is new or gone between rounds, who has the
+most results, and which systems meet a numeric condition."""
+
+from __future__ import annotations
+
+from assistant.parsed import Parsed, filters_of
+from assistant.shapes import defaults, words
+from assistant.shapes.registry import Context, shape
+from assistant.spec import Filters, QuerySpec
+
+# People read system names, not folder ids.
+_READABLE = {"platform": "system_name"}
+_ROW_MEASURES = ("size", "throughput", "power", "latency", "efficiency", "per_accelerator", "tokens", "samples",
+                 "queries")
+
+
+def _no_benchmark(ctx: Context) -> bool:
+    return not ctx.benchmarks
+
+
+@shape("difference_gone", priority=30, example="Which benchmarks from v6.0 were dropped in v6.1?",
+       applies=lambda ctx: ctx.reading.has("operation", "gone") and _no_benchmark(ctx))
+def difference_gone(ctx: Context) -> Parsed:
+    """What was in the earlier round and is no longer in the later one."""
+    return _difference(ctx, gone=True)
+
+
+@shape("difference", priority=31, example="Which benchmarks are new in v6.1?",
+       applies=lambda ctx: (ctx.reading.has("operation", "new")
+                            or (ctx.reading.has("operation", "not_in") and len(ctx.rounds) >= 2)) and _no_benchmark(ctx))
+def difference(ctx: Context) -> Parsed:
+    """What a round has that the round before it had not (benchmarks, submitters, systems)."""
+    return _difference(ctx, gone=False)
+
+
+def _difference(ctx: Context, *, gone: bool) -> Parsed:
+    parsed, catalog, rounds = ctx.parsed, ctx.catalog, ctx.rounds
+    target = rounds[-1] if rounds else catalog.latest_round
+    before = rounds[0] if len(rounds) >= 2 else catalog.previous_round(target or "")
+    if not target or not before:
+        parsed.status = "no_data"
+        parsed.message = ctx.say(f"There is no earlier round than {target} in the data to compare with.",
+                                 f"Det finns ingen tidigare runda än {target} i datan att jämföra med.")
+        return parsed
+    if not rounds:
+        parsed.defaults.append(ctx.say(f"round {target} (latest)", f"runda {target} (senaste)"))
+        parsed.notes.append(ctx.say(f"No round named: using the latest round, {target}.",
+                                    f"Ingen runda angiven: senaste rundan används, {target}."))
+    first, second = (before, target) if gone else (target, before)
+    column = words.grouping(ctx.reading, exclude=("round",)) or "benchmark"
+    column = _READABLE.get(column, column)
+    parsed.count_column = column
+    parsed.spec = QuerySpec(op="difference", column=column, filters=filters_of(ctx.explicit, [first], parsed),
+                            other=Filters(round=[second]), limit=1000)
+    parsed.intent = "difference"
+    parsed.explicit = {"round": [target], "_before": [before]}
+    return parsed
+
+
+def _count_rank_applies(ctx: Context) -> bool:
+    r = ctx.reading
+    counted = r.has("measure", "results") or r.has("operation", "submit", "appearances", "who")
+    grouped = words.grouping(r, exclude=("round",)) is not None or r.has("operation", "who")
+    return (r.has("direction", "most", "least") and counted and grouped and not r.has("measure", *_ROW_MEASURES)
+            and not words.is_count(r, ctx.explicit))
+
+
+@shape("count_rank", priority=35, example="Which submitter had the most results in v6.1?",
+       applies=_count_rank_applies)
+def count_rank(ctx: Context) -> Parsed:
+    """Groups ranked by how many results they have ("who submitted the most results")."""
+    r, parsed = ctx.reading, ctx.parsed
+    column = words.grouping(r, exclude=("round",)) or "submitter"
+    column = _READABLE.get(column, column)
+    use_rounds = defaults.latest(ctx.catalog, ctx.rounds)
+    if not ctx.rounds and use_rounds:
+        parsed.defaults.append(ctx.say(f"round {use_rounds[0]} (latest)", f"runda {use_rounds[0]} (senaste)"))
+    fewest = r.has("direction", "least")
+    parsed.intent = "count_rank"
+    parsed.count_column = column
+    parsed.spec = QuerySpec(op="aggregate", aggregate="count", group_by=[column],
+                            filters=filters_of({k: v for k, v in ctx.explicit.items() if k != column}, use_rounds,
+                                               parsed),
+                            order="asc" if fewest else "desc", limit=max(words.top_n(r), 5) if r.top_n else 10)
+    return parsed
+
+
+@shape("count", priority=40, example="How many submitters were there in v6.0?",
+       applies=lambda ctx: words.is_count(ctx.reading, ctx.explicit))
+def count(ctx: Context) -> Parsed:
+    """How many results, or how many distinct submitters / systems / benchmarks; per round when
+    no round (or several) is named."""
+    parsed, catalog, r = ctx.parsed, ctx.catalog, ctx.reading
+    parsed.intent = "count"
+    target = ctx.count_column or words.count_target(r)
+    parsed.count_column = target
+    rounds = ctx.rounds
+    per_round = not rounds or len(rounds) >= 2 or r.has("scope", "per_round")
+    rounds = defaults.round_span(catalog, rounds)
+    group = ["round"] if per_round else None
+    filters = filters_of(ctx.explicit, rounds, parsed)
+    if target in {None, "round"} or (target == "platform" and r.has("measure", "results")):
+        target = None if target != "round" else "round"
+    if target and target != "round":
+        parsed.spec = QuerySpec(op="aggregate", filters=filters, aggregate="nunique", column=target, group_by=group)
+    else:
+        parsed.spec = QuerySpec(op="aggregate", filters=filters, aggregate="count", group_by=group)
+    if not rounds:
+        parsed.defaults.append(ctx.say("every round", "varje runda"))
+        parsed.notes.append(ctx.say("No round named: counted per round.", "Ingen runda angiven: räknat per runda."))
+    return parsed
+
+
+def _list_applies(ctx: Context) -> bool:
+    r = ctx.reading
+    if words.best(r) or words.worst(r):
+        return False
+    # "Systems with more than 64 accelerators": a numeric condition with nothing ranked lists systems.
+    conditioned = bool(r.conditions) and not ctx.benchmarks and not r.has("measure", *_ROW_MEASURES)
+    return words.is_list(r) or conditioned
+
+
+@shape("list", priority=45, example="Which benchmarks are in v6.1?", applies=_list_applies)
+def listing(ctx: Context) -> Parsed:
+    """The distinct values of a column (benchmarks, submitters, systems) with their row counts."""
+    r = ctx.reading
+    target = ctx.count_column or ("submitter" if r.has("operation", "who") else None) or words.grouping(r)
+    if target is None:
+        target = "platform" if r.conditions else "benchmark"
+    return list_of(ctx, target)
+
+
+def list_of(ctx: Context, target: str) -> Parsed:
+    parsed, catalog = ctx.parsed, ctx.catalog
+    parsed.intent = "list"
+    parsed.count_column = target
+    rounds = ctx.rounds
+    if not rounds and target != "round":
+        rounds = defaults.latest(catalog, [])
+        parsed.defaults.append(ctx.say(f"round {rounds[0]} (latest)", f"runda {rounds[0]} (senaste)"))
+        parsed.notes.append(ctx.say(f"No round named: using the latest round, {rounds[0]}.",
+                                    f"Ingen runda angiven: senaste rundan används, {rounds[0]}."))
+    target = _READABLE.get(target, target)
+    parsed.spec = QuerySpec(op="aggregate", filters=filters_of(ctx.explicit, rounds, parsed), aggregate="count",
+                            group_by=[target], limit=1000)
+    return parsed

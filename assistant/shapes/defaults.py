@@ -1,0 +1,117 @@
+"""The defaults an honest answer needs when the question leaves them out: one round, one
+benchmark variant, one scenario (so one unit), and the sides of a comparison. Each default is
+stated in the answer's notes and in its "read as" line."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.catalog import Catalog, Match
+from assistant.parsed import Parsed
+from assistant.spec import Filters
+
+# The scenario assumed when none is named, most preferred first (an MLPerf Inference default;
+# a dataset card will carry it).
+SCENARIO_PREFERENCE = ["Offline", "Server", "Interactive", "SingleStream", "MultiStream"]
+_NOT_SIDES = {"round", "scenario", "division", "benchmark"}
+
+
+def latest(catalog: Catalog, rounds: list[str]) -> list[str]:
+    """The named round (the last if several), else the latest round in the data."""
+    return rounds[-1:] or ([catalog.latest_round] if catalog.latest_round else [])
+
+
+def round_span(catalog: Catalog, rounds: list[str]) -> list[str]:
+    """"From v4.1 to v6.1" means every round in between, not just the two named."""
+    if len(rounds) < 2:
+        return rounds
+    i, j = catalog.rounds.index(rounds[0]), catalog.rounds.index(rounds[-1])
+    return catalog.rounds[i:j + 1]
+
+
+def pick_variant(parsed: Parsed, catalog: Catalog, benchmarks: list[str], rounds: list[str]) -> list[str]:
+    """Accuracy variants (llama2-70b-99 / -99.9): keep those run in these rounds, prefer one."""
+    present = [b for b in benchmarks if catalog.rounds_with([b]) and set(catalog.rounds_with([b])) & set(rounds)]
+    bases: dict[str, list[str]] = {}
+    for b in present:
+        bases.setdefault(re.sub(r"-99(?:\.9)?$", "", b), []).append(b)
+    out: list[str] = []
+    for base, variants in bases.items():
+        if len(variants) == 1:
+            out.extend(variants)
+            continue
+        # Prefer the variant present in the most of these rounds, then the stricter (-99.9) one.
+        best = max(variants, key=lambda b: (len(set(catalog.rounds_with([b])) & set(rounds)), b.endswith("99.9")))
+        others = [v for v in variants if v != best]
+        parsed.notes.append(parsed.say(f"{base} has accuracy variants {', '.join(variants)}; using {best} "
+                                       f"(ask for {', '.join(others)} to see the other).",
+                                       f"{base} har noggrannhetsvarianterna {', '.join(variants)}; {best} används "
+                                       f"(fråga efter {', '.join(others)} för den andra)."))
+        out.append(best)
+    # Several distinct benchmarks (e.g. RAG: e2e-rag-db + e2e-rag-qna) mix units: keep the first.
+    if len(out) > 1:
+        parsed.notes.append(parsed.say(f"Several benchmarks match ({', '.join(out)}); showing {out[0]}.",
+                                       f"Flera benchmark matchar ({', '.join(out)}); {out[0]} visas."))
+        out = out[:1]
+    return out
+
+
+def default_scenario(catalog: Catalog, benchmarks: list[str], rounds: list[str], *, latency: bool) -> str | None:
+    from assistant.semantics import is_latency
+
+    scen_units = catalog.scenarios_for(benchmarks, rounds)
+    if not scen_units:
+        return None
+    ordered = sorted(scen_units, key=lambda s: SCENARIO_PREFERENCE.index(s) if s in SCENARIO_PREFERENCE else 99)
+    if latency:
+        lat = [s for s in ordered if any(is_latency(u) for u in scen_units[s])]
+        if lat:
+            return lat[0]
+    return ordered[0]
+
+
+def two_mentions(entities: list[Match]) -> bool:
+    cols = [m.column for m in entities if m.column not in _NOT_SIDES]
+    return any(cols.count(c) >= 2 for c in cols)
+
+
+def distinct(groups: list) -> list:
+    """Value lists with repeats merged, in first-mention order.
+
+    A list that contains another names the same thing more broadly ("Blackwell Ultra" ->
+    B300, GB300 and later "GB300"): the narrower one is kept, once.
+    """
+    kept: list = []
+    for group in groups:
+        if not group:
+            kept.append(group)
+            continue
+        wide = next((i for i, k in enumerate(kept) if k and set(group) <= set(k)), None)
+        if wide is not None:
+            kept[wide] = group
+        elif not any(k and set(k) <= set(group) for k in kept):
+            kept.append(group)
+    return kept
+
+
+def sides(parsed: Parsed, explicit: dict[str, list[str]], rounds: list[str],
+          side_column: str | None) -> tuple[list[Filters] | None, str | None]:
+    """The sides of "A vs B": the column named by two separate mentions (or two rounds)."""
+    if side_column == "round" or (side_column is None and len(rounds) > 1 and not two_mentions(parsed.entities)):
+        return [Filters(round=[r]) for r in rounds], "round"
+    per_col: dict[str, list[Match]] = {}
+    for m in parsed.entities:
+        if m.column not in _NOT_SIDES:
+            per_col.setdefault(m.column, []).append(m)
+    col = side_column if side_column in per_col else next(
+        (c for c, ms in per_col.items() if len(ms) >= 2), None)
+    if col is None:
+        # One mention with several values ("Hopper" -> H100/H200/GH200) compares those values.
+        col = next((c for c, vals in explicit.items() if len(vals) >= 2 and c not in {"benchmark", "division"}), None)
+        if col is None:
+            return None, None
+        return [Filters(**{col: [v]}) for v in explicit[col]], col
+    values = distinct([list(m.values) for m in per_col[col]])
+    if len(values) < 2:  # one entity named twice ("GB300 … the GB300 system") is not "A vs B"
+        return None, None
+    return [Filters(**{col: v}) for v in values], col

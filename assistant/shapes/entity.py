@@ -1,0 +1,121 @@
+"""Shapes about one named thing: an overview of a chip, submitter or system with no benchmark
+named ("how fast is the H200?"), one attribute of a named system ("is it available?", "how
+many GPUs?"), and a named system's appearances across rounds."""
+
+from __future__ import annotations
+
+from assistant import lexicon
+from assistant.parsed import Parsed, filters_of
+from assistant.shapes import words
+from assistant.shapes.registry import Context, shape
+from assistant.spec import QuerySpec
+
+# Columns that name one party or its hardware (what an overview or an attribute is about).
+NAMED = ("system_name", "platform", "submitter", "accelerator_family", "accelerator", "accelerator_vendor")
+SYSTEMS = ("system_name", "platform")
+OVERVIEW_GROUPS = ["round", "benchmark", "scenario"]
+# Attribute tags in the order a question about several is answered; the first is the answer.
+ATTRIBUTES = ("availability", "number_of_nodes", "total_accelerators", "host_processor", "framework", "precision",
+              "accuracy", "power_result", "accelerator", "system_name")
+
+
+def _named(ctx: Context) -> list[str]:
+    return [c for c in NAMED if ctx.explicit.get(c)]
+
+
+def _one_party(ctx: Context) -> bool:
+    """A system, or a submitter with its chip, is one party whose fields can be read."""
+    named = _named(ctx)
+    return any(c in SYSTEMS for c in named) or ("submitter" in named and (
+        "accelerator_family" in named or "accelerator" in named))
+
+
+def overview(ctx: Context) -> Parsed:
+    """The best result per benchmark and scenario for what the question named, in the latest
+    round it appears in (or the round named): the answer to "how fast is the H200?"."""
+    parsed = ctx.parsed
+    parsed.intent = "overview"
+    parsed.shape = "overview"
+    explicit = {k: v for k, v in ctx.explicit.items() if k != "round"}
+    parsed.spec = QuerySpec(op="rows", filters=filters_of(explicit, ctx.rounds[-1:], parsed), metric=ctx.metric,
+                            order="best", group_by=list(OVERVIEW_GROUPS), limit=200)
+    if not ctx.rounds:
+        parsed.defaults.append(ctx.say("the latest round it appears in", "den senaste rundan där det finns"))
+    parsed.defaults.append(ctx.say("best result per benchmark and scenario", "bästa resultat per benchmark och scenario"))
+    return parsed
+
+
+def _overview_applies(ctx: Context) -> bool:
+    r = ctx.reading
+    return (bool(_named(ctx)) and not ctx.benchmarks and not words.needs_commentary(r)
+            and not r.has("operation", "count", "list", "new", "gone", "compare", "trend", "who"))
+
+
+@shape("overview", priority=88, example="How fast is the H200?", applies=_overview_applies)
+def overview_shape(ctx: Context) -> Parsed:
+    """A chip, submitter or system named with no benchmark: its best result per benchmark."""
+    return overview(ctx)
+
+
+def _attribute(ctx: Context) -> str | None:
+    """The field asked for; "is X (commercially) available?" names availability as a value.
+    A number right before the word describes the system ("the 512-GPU system"), it does not ask."""
+    r = ctx.reading
+    values = list(dict.fromkeys(t.value for t in r.tagged("attribute")
+                                if lexicon.number_value(r.word(t.first - 1), {}) is None))
+    if ctx.explicit.get("availability") and ctx.reading.has("cue", "yes_no"):
+        values = ["availability", *values]
+    return next((a for a in ATTRIBUTES if a in values), None)
+
+
+# Asking for the result itself ("what did X score") is a lookup, not an attribute question.
+_RESULT_MEASURES = ("results", "throughput", "latency", "tokens", "samples", "queries", "efficiency",
+                    "per_accelerator")
+
+
+def _attribute_applies(ctx: Context) -> bool:
+    r = ctx.reading
+    if _attribute(ctx) is None or not _one_party(ctx) or r.has("measure", *_RESULT_MEASURES):
+        return False
+    if r.has("direction", "best", "worst", "top_n", "most", "least") or words.is_list(r):
+        return False
+    if r.has("operation", "compare", "trend", "new", "gone") or words.needs_commentary(r):
+        return False
+    if r.has("operation", "count"):  # "how many GPUs does X have" asks for a field, "how many results" counts
+        counted = words.counted_words(r)
+        return bool(counted) and any(t.first == counted[0] for t in r.tagged("attribute"))
+    return True
+
+
+@shape("attribute", priority=38, example="Is the CoreWeave GB300 NVL72 system commercially available?",
+       applies=_attribute_applies)
+def attribute(ctx: Context) -> Parsed:
+    """One field of a named system's results (availability, nodes, accelerators, CPU, ...)."""
+    parsed = ctx.parsed
+    parsed.intent = "attribute"
+    parsed.field = _attribute(ctx)
+    # The field asked about must not filter the rows ("is it available?" is answered either way).
+    explicit = {k: v for k, v in ctx.explicit.items() if k not in ("round", parsed.field)}
+    parsed.spec = QuerySpec(op="rows", filters=filters_of(explicit, ctx.rounds[-1:], parsed), metric="result",
+                            order="best", group_by=list(OVERVIEW_GROUPS), limit=200)
+    if not ctx.rounds:
+        parsed.defaults.append(ctx.say("the latest round it appears in", "den senaste rundan där det finns"))
+    return parsed
+
+
+def _appearances_applies(ctx: Context) -> bool:
+    r = ctx.reading
+    return r.has("operation", "appearances") and _one_party(ctx) and not r.has("operation", "count")
+
+
+@shape("appearances", priority=48, example="In which rounds does the Lenovo ThinkSystem SR680a V3 appear?",
+       applies=_appearances_applies)
+def appearances(ctx: Context) -> Parsed:
+    """A named system's rounds, with its best result per benchmark in each."""
+    parsed = ctx.parsed
+    parsed.intent = "appearances"
+    explicit = {k: v for k, v in ctx.explicit.items() if k != "round"}
+    parsed.spec = QuerySpec(op="rows", filters=filters_of(explicit, ctx.rounds if len(ctx.rounds) > 1 else [], parsed),
+                            metric="result", order="best", group_by=list(OVERVIEW_GROUPS), limit=200)
+    parsed.defaults.append(ctx.say("every round", "varje runda"))
+    return parsed

@@ -1,0 +1,123 @@
+"""The shapes of last resort and of first refusal: text we cannot compute from (code, a measure
+the table does not have), questions for the documents, and a clarifying question with choices
+built from the data when nothing at all was named."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.parsed import Parsed
+from assistant.shapes import words
+from assistant.shapes.registry import Context, shape
+
+# An identifier-like word ("banana_score", "df.query") that no column or value of the data has.
+_IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+_SAID = ("measure", "operation", "direction", "grouping", "attribute", "comparator", "scope")
+
+
+def _unknown_identifiers(ctx: Context) -> list[str]:
+    spans = [m.span for m in ctx.reading.matches]
+    out = []
+    for tok in ctx.reading.tokens:
+        if _IDENTIFIER.match(tok.text) and not any(s <= tok.start and tok.end <= e for s, e in spans):
+            out.append(tok.text)
+    return out
+
+
+def _refuse_applies(ctx: Context) -> bool:
+    return ctx.reading.has("cue", "code") or bool(_unknown_identifiers(ctx))
+
+
+@shape("refuse", priority=10, example="SELECT * FROM results; DROP TABLE results",
+       applies=_refuse_applies)
+def refuse(ctx: Context) -> Parsed:
+    """Code, or a column the data does not have: say what is missing, never run or quote it."""
+    parsed = ctx.parsed
+    parsed.intent = "refuse"
+    parsed.status = "no_data"
+    unknown = _unknown_identifiers(ctx)
+    measures = "throughput or latency (the result), power, efficiency, per-accelerator figures, system size"
+    measures_sv = "genomströmning eller latens (resultatet), effekt, effektivitet, per accelerator, systemstorlek"
+    if unknown:
+        parsed.message = ctx.say(
+            f"The data has no column or measure called {', '.join(repr(u) for u in unknown)}. "
+            f"It has: {measures}.",
+            f"Datan har ingen kolumn eller mätning som heter {', '.join(repr(u) for u in unknown)}. "
+            f"Den har: {measures_sv}.")
+    else:
+        parsed.message = ctx.say(
+            "That looks like code; I never run code. Ask in words, e.g. which system had the best "
+            "result on a benchmark, or how many submitters a round had.",
+            "Det ser ut som kod; jag kör aldrig kod. Fråga med ord, till exempel vilket system som hade "
+            "bäst resultat på ett benchmark, eller hur många inskickare en runda hade.")
+    parsed.suggestions = _choices(ctx)
+    return parsed
+
+
+def _commentary_applies(ctx: Context) -> bool:
+    r = ctx.reading
+    if r.has("cue", "why") or (r.has("cue", "source") and not r.has("cue", "table")):
+        return True
+    return words.needs_commentary(r) and not words.is_count(r, ctx.explicit) and not ctx.benchmarks
+
+
+@shape("commentary", priority=20, example="Why did NVIDIA's results improve in v6.0?", applies=_commentary_applies)
+def commentary(ctx: Context) -> Parsed:
+    """What the documents say: quoted and cited, labelled as the authors' claims."""
+    ctx.parsed.intent = "commentary"
+    ctx.parsed.needs_commentary = True
+    return ctx.parsed
+
+
+def _nothing_named(ctx: Context) -> bool:
+    r = ctx.reading
+    return not ctx.explicit and not ctx.rounds and not r.conditions and not any(r.has(k) for k in _SAID) \
+        and not words.needs_commentary(r)
+
+
+@shape("clarify", priority=98, example="hello?", applies=_nothing_named)
+def clarify(ctx: Context) -> Parsed:
+    """Nothing the data knows was named: ask back, with choices built from the data."""
+    parsed = ctx.parsed
+    parsed.intent = "clarify"
+    parsed.status = "clarify"
+    latest = ctx.catalog.latest_round or ""
+    parsed.message = ctx.say(
+        f"I answer questions about MLPerf Inference results ({', '.join(ctx.catalog.rounds)}) and the commentary "
+        "on them. Name a chip, a company, a benchmark or a round, or pick one of these:",
+        f"Jag svarar på frågor om MLPerf Inference-resultat ({', '.join(ctx.catalog.rounds)}) och kommentarerna "
+        "om dem. Nämn ett chip, ett företag, ett benchmark eller en runda, eller välj en av dessa:")
+    parsed.suggestions = _choices(ctx)
+    parsed.notes.append(ctx.say(f"latest round: {latest}", f"senaste rundan: {latest}"))
+    return parsed
+
+
+@shape("fallback", priority=99, example="tell me about llama2-70b", applies=lambda ctx: True)
+def fallback(ctx: Context) -> Parsed:
+    """Anything else: an overview of what was named, or the documents when only words were."""
+    from assistant.shapes import entity
+
+    if ctx.explicit or ctx.reading.conditions:
+        return entity.overview(ctx) if not ctx.benchmarks else _best(ctx)
+    return commentary(ctx)  # only a round and words: what the documents say about it
+
+
+def _best(ctx: Context) -> Parsed:
+    from assistant.shapes import ranking
+
+    return ranking.rank(ctx, "best")
+
+
+def _choices(ctx: Context) -> list[str]:
+    """Three questions the data can answer, in the question's language (templates are data)."""
+    from assistant.templates import suggestion
+
+    catalog = ctx.catalog
+    latest = catalog.latest_round or ""
+    # The benchmark run in the most rounds is the one most people know.
+    benches = sorted(catalog.benchmarks_in(latest), key=lambda b: (-len(catalog.rounds_with([b])), b))
+    bench = benches[0] if benches else ""
+    lang = ctx.parsed.language
+    return [suggestion(lang, "best_in_round", benchmark=bench, round=latest),
+            suggestion(lang, "count_submitters", round=latest),
+            suggestion(lang, "new_in_round", round=latest)]

@@ -1,0 +1,130 @@
+"""Facts about a reading that several shapes ask: is it counting, listing, which metric, what
+is counted. Each is a small combination of lexicon tags, so a wording change is a lexicon
+edit and every shape sees it the same way."""
+
+from __future__ import annotations
+
+from assistant.reader import Reading
+
+# What "how many X" counts, when several grouping nouns are named (first wins).
+COUNT_PRIORITY = ("submitter", "benchmark", "platform", "accelerator", "accelerator_family", "accelerator_vendor",
+                  "scenario", "round")
+SOURCE_CUES = ("why", "source", "commentary", "source_weak")
+
+
+def needs_commentary(r: Reading) -> bool:
+    """The question asks what documents say (why, according to, claims, news, ...)."""
+    return r.has("cue", *SOURCE_CUES)
+
+
+def best(r: Reading) -> bool:
+    return r.has("direction", "best")
+
+
+def worst(r: Reading) -> bool:
+    return r.has("direction", "worst")
+
+
+def top_n(r: Reading) -> int:
+    return r.top_n or 1
+
+
+def counted_words(r: Reading) -> list[int]:
+    """Token indices of the (up to three) words right after "how many", adjectives skipped."""
+    tag = next(iter(r.tagged("operation", "count")), None)
+    if tag is None:
+        return []
+    distinct = {t.first for t in r.tagged("cue", "distinct")}
+    return [i for i in range(tag.last, min(tag.last + 4, len(r.tokens))) if i not in distinct][:3]
+
+
+def _tagged_at(r: Reading, index: int, kind: str, *values: str) -> bool:
+    return any(t.first == index for t in r.tagged(kind, *values))
+
+
+def is_count(r: Reading, explicit: dict[str, list[str]]) -> bool:
+    """"How many submitters/results ..." counts; "how many tokens/s per GPU" and "how many nodes
+    did the best system use" ask for a value of a row."""
+    if not r.has("operation", "count") or r.has("measure", "per_accelerator"):
+        return False
+    words = counted_words(r)
+    if words and _tagged_at(r, words[0], "cue", "value_word"):
+        return False
+    if words and _tagged_at(r, words[0], "attribute", "number_of_nodes", "total_accelerators", "host_processor") \
+            and (explicit.get("benchmark") or best(r)):
+        return False
+    if (best(r) or worst(r) or r.has("direction", "top_n")) and r.has("cue", "refers"):
+        return False
+    return True
+
+
+def count_target(r: Reading) -> str | None:
+    """What "how many X" counts: the words right after "how many" decide ("how many results are
+    on NVIDIA GPUs" counts results), then the rest of the question."""
+    words = counted_words(r)
+    if words:
+        def grouping_in(indices: list[int]) -> str | None:
+            hits = [t for t in r.tagged("grouping") if t.first in indices]
+            return next((c for c in COUNT_PRIORITY if any(t.value == c for t in hits)), None)
+
+        first_hit = grouping_in(words[:2])
+        results_first = _tagged_at(r, words[0], "measure", "results")
+        if first_hit and not results_first:
+            return first_hit
+        if any(_tagged_at(r, i, "measure", "results") for i in words):
+            return None
+        hit = grouping_in(words)
+        if hit:
+            return hit
+    return grouping(r)
+
+
+def grouping(r: Reading, exclude: tuple[str, ...] = ()) -> str | None:
+    """The column a grouping noun names, by COUNT_PRIORITY."""
+    named = r.values("grouping")
+    return next((c for c in COUNT_PRIORITY if c in named and c not in exclude), None)
+
+
+def is_list(r: Reading) -> bool:
+    """"Which benchmarks ...", "list the submitters", "who submitted ..."."""
+    if r.has("operation", "list", "who"):
+        return True
+    return r.has("cue", "wh") and any(t.first <= 8 for t in r.tagged("cue", "plural"))
+
+
+def metric(r: Reading) -> str:
+    if r.has("measure", "per_accelerator"):
+        return "result_per_accelerator"
+    if r.has("measure", "efficiency"):
+        return "efficiency"
+    if r.has("measure", "power"):
+        return "power"
+    return "result"
+
+
+def size_metric(r: Reading) -> str | None:
+    """"total_accelerators" or "number_of_nodes" when the question ranks systems by size."""
+    if not r.has("measure", "size") or r.has("measure", "results", "throughput", "latency", "tokens", "samples",
+                                             "queries"):
+        return None
+    nodes = r.has("attribute", "number_of_nodes") and not r.has("attribute", "total_accelerators")
+    return "number_of_nodes" if nodes else "total_accelerators"
+
+
+def is_followup(r: Reading, explicit: dict[str, list[str]], rounds: list[str]) -> bool:
+    """A short turn that changes a filter of the previous question ("and for AMD?")."""
+    has_shape = r.has("operation", "count", "new", "list", "trend", "compare")
+    short = len(r.tokens) <= 9
+    prep = r.has("cue", "followup_prep") and r.text.rstrip().endswith("?") and len(r.text) <= 48
+    return (r.has("cue", "followup") or prep) and short and not has_shape and bool(explicit or rounds)
+
+
+def not_one_claim(r: Reading) -> bool:
+    """"AMD beat NVIDIA", "among B200 systems", "the top 3 all used B300": not one named party
+    ("of all" is a scope, not a group)."""
+    return any(r.word(t.first - 1) not in {"of", "av"} for t in r.tagged("cue", "not_one_claim"))
+
+
+def power_order_high(r: Reading) -> bool:
+    """"The most power" is the worst power figure."""
+    return r.has("direction", "high")
