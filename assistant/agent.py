@@ -31,7 +31,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from assistant.answer import Answer, Citation, Passage
 from assistant.llm import ChatModel, Reply, count_messages, count_tokens, is_unreachable, redact
-from assistant.offline import two_counts
 from assistant.parse import ATTRIBUTION
 from assistant.semantics import SIZE_METRICS
 from assistant.spec import Filters, Metric, QuerySpec
@@ -576,13 +575,11 @@ class Agent:
                           max_calls=int(self.settings.max_tool_calls))
         parsed = _parse(question, self.engine, conversation)
         joined = _offline_answer(question, self.engine, conversation, self.settings, scope) \
-            if two_counts(question) else None
-        if joined is not None and "parts" not in (joined.query or {}):
-            joined = None  # not two counts after all: the model answers it like any question
-        if parsed.status == "no_data" or parsed.intent == "field" or joined is not None:
-            # The parser already knows the data cannot answer, the answer is a field of the
-            # previous rows, or it is two counts the offline answerer joined: a model has
-            # nothing to add, so spend no call on it.
+            if parsed.parts else None
+        if parsed.status in ("no_data", "clarify") or parsed.intent == "field" or joined is not None:
+            # The reader already knows the data cannot answer, the answer is a field of the
+            # previous rows, or it is a two-part question the offline answerer joined: a model
+            # has nothing to add, so spend no call on it.
             answer = self._finish(joined or _offline_answer(question, self.engine, conversation, self.settings, scope),
                                   started, toolbox, [])
             yield from _words(answer.answer) if streaming else ()

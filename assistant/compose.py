@@ -409,7 +409,7 @@ _NOUNS = {
     "scenario": ("distinct scenarios", "olika scenarier"),
 }
 _PLURALS = {"benchmark": ("benchmarks", "benchmark"), "submitter": ("submitters", "inskickare"),
-            "platform": ("systems", "system"), "accelerator_family": ("accelerator types", "acceleratortyper"),
+            "platform": ("systems", "system"), "system_name": ("systems", "system"), "accelerator_family": ("accelerator types", "acceleratortyper"),
             "accelerator_vendor": ("chip vendors", "chiptillverkare"), "scenario": ("scenarios", "scenarier"),
             "round": ("rounds", "rundor")}
 

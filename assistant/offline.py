@@ -8,7 +8,6 @@ closest valid values, and every number in an answered turn cites its rows.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from assistant.answer import Answer
@@ -29,52 +28,51 @@ def _unanswered(question: str, parsed: Parsed) -> Answer:
                   suggestions=parsed.suggestions, reading=readout.line(parsed, None))
 
 
-# "How many submitters and results are in v6.1?": two counts, asked as two questions.
-_TWO_COUNTS = re.compile(r"\b(how many|hur många)\s+(\w+)\s+(and|och)\s+(\w+)\b", re.IGNORECASE)
-
-
-def two_counts(question: str) -> tuple[str, str] | None:
-    """The two one-count questions in "How many submitters and results ...?", or None."""
-    match = _TWO_COUNTS.search(question)
-    if match is None:
-        return None
-    how, first, second = match.group(1), match.group(2), match.group(4)
-    head, tail = question[:match.start()], question[match.end():]
-    return f"{head}{how} {first}{tail}", f"{head}{how} {second}{tail}"
-
-
 def _joined(question: str, parts: list[Answer]) -> Answer:
-    """One answer from the answers to each count: every number keeps its own citations."""
+    """One answer from the answers to each part: every number keeps its own citations."""
     first = parts[0]
     citations = list({(c.kind, c.id, c.url): c for p in parts for c in p.citations}.values())
-    pandas = "\n\n".join(f"# count {i + 1}\n{(p.query or {}).get('pandas', '')}" for i, p in enumerate(parts))
+    pandas = "\n\n".join(f"# part {i + 1}\n{(p.query or {}).get('pandas', '')}" for i, p in enumerate(parts))
     query = {"parts": [{k: v for k, v in (p.query or {}).items() if k not in ("pandas", "parsed")} for p in parts],
              "pandas": pandas, "parsed": (parts[-1].query or {}).get("parsed")}
+    answered = [p for p in parts if p.status == "answered"]
     return first.model_copy(update={
         "question": question, "answer": " ".join(p.answer for p in parts),
+        "status": "answered" if answered else first.status,
         "values": [v for p in parts for v in p.values], "rows": [r for p in parts for r in p.rows][:50],
-        "citations": citations, "notes": list(dict.fromkeys(n for p in parts for n in p.notes)), "query": query})
+        "citations": citations, "notes": list(dict.fromkeys(n for p in parts for n in p.notes)), "query": query,
+        "reading": " ".join(p.reading for p in parts if p.reading),
+        "suggestions": list(dict.fromkeys(s for p in parts for s in p.suggestions))[:3],
+        "chart": next((p.chart for p in parts if p.chart), None)})
 
 
 def answer_question(question: str, *, engine: Any, conversation: Any = None, settings: Any = None,
-                    scope: dict[str, list[str]] | None = None, commentary: bool = True,
-                    part: bool = False) -> Answer:
-    """Answer one question from the engine's table (and commentary store) with no model.
-    part=True: one count of a two-count question — not split again, sources left to the whole."""
-    pair = None if part else two_counts(question)
-    if pair is not None:
-        parts = [answer_question(q, engine=engine, conversation=conversation, settings=settings, scope=scope,
-                                 commentary=False, part=True) for q in pair]
-        if all(p.status == "answered" and p.query and (p.query.get("op") == "aggregate") for p in parts):
-            return _with_commentary(question, _joined(question, parts), engine, conversation, commentary)
+                    scope: dict[str, list[str]] | None = None, commentary: bool = True) -> Answer:
+    """Answer one question from the engine's table (and commentary store) with no model: the
+    question is read once, and each part of a two-part question is answered from its reading."""
+    from assistant.parse import parse
+
+    previous = conversation.last_state if conversation is not None else None
+    parsed = parse(question, engine.catalog, previous=previous)
+    if parsed.parts:
+        answers = [answer_parsed(p.reading.text if p.reading else question, p, engine=engine,
+                                 conversation=conversation, scope=scope, commentary=False) for p in parsed.parts]
+        answer = _joined(question, answers)
+        if commentary and parsed.needs_commentary:
+            _quote_sources(question, answer, engine, parsed, parsed.explicit.get("round"))
+        return answer
+    return answer_parsed(question, parsed, engine=engine, conversation=conversation, scope=scope,
+                         commentary=commentary)
+
+
+def answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: Any = None,
+                  scope: dict[str, list[str]] | None = None, commentary: bool = True) -> Answer:
+    """Plan, execute and compose one reading."""
     from assistant import compose
     from assistant.executor import SpecError
-    from assistant.parse import parse, with_scope
+    from assistant.parse import with_scope
 
     catalog = engine.catalog
-    previous = conversation.last_state if conversation is not None else None
-    parsed = parse(question, catalog, previous=previous)
-
     if parsed.status in ("no_data", "clarify"):
         answer = _commentary_only_round(question, parsed, engine, catalog) if parsed.status == "no_data" else None
         return answer or _unanswered(question, parsed)
@@ -96,17 +94,6 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
     answer = compose.compose(question, result, parsed)
     if commentary and parsed.needs_commentary and answer.status == "answered":
         _quote_sources(question, answer, engine, parsed, spec.filters.round)
-    return answer
-
-
-def _with_commentary(question: str, answer: Answer, engine: Any, conversation: Any, wanted: bool) -> Answer:
-    """A joined answer quotes the sources once, when the whole question asks for them."""
-    from assistant.parse import parse
-
-    previous = conversation.last_state if conversation is not None else None
-    parsed = parse(question, engine.catalog, previous=previous)
-    if wanted and parsed.needs_commentary:
-        _quote_sources(question, answer, engine, parsed, parsed.explicit.get("round"))
     return answer
 
 
@@ -143,7 +130,7 @@ def _commentary_only_round(question: str, parsed: Any, engine: Any, catalog: Any
     marked as commentary, instead of a flat "no data"."""
     from assistant.compose import compose_commentary
 
-    _, unknown = catalog.round_mentions(question)
+    unknown = parsed.reading.unknown_rounds if parsed.reading else []
     if not unknown or not parsed.needs_commentary:
         return None
     passages = [p for p in _passages(question, engine, unknown) if set(p.rounds) & set(unknown)]

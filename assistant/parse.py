@@ -15,7 +15,7 @@ from typing import Any
 
 from assistant.catalog import Catalog, Match
 from assistant.parsed import Parsed
-from assistant.reader import Reading, read
+from assistant.reader import Reading, parts, read
 from assistant.shapes import defaults, words
 from assistant.shapes.ranking import ATTRIBUTION
 from assistant.shapes.registry import Context, dispatch, run
@@ -103,14 +103,24 @@ def _ranges(r: Reading) -> tuple[dict[str, dict[str, float]], dict[str, list[str
 
 # --- the parser ---------------------------------------------------------------------------
 
-def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = None) -> Parsed:
-    """Question -> Parsed. `previous` is the `Parsed.state()` of the last turn, for follow-ups."""
+def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = None,
+          inherit: Parsed | None = None) -> Parsed:
+    """Question -> Parsed. `previous` is the `Parsed.state()` of the last turn, for follow-ups;
+    `inherit` is the first part of a two-part question, whose filters the second part keeps
+    unless it names its own ("which systems used MI355X, and what did they score?")."""
     r = read(question, catalog)
+    # "Which submitter was that, and how many GPUs did it use?" asks about the previous rows: one question.
+    if inherit is None and not (previous and _field_question(r, {})):
+        texts = parts(r)
+        if texts:
+            return _two_parts(r, texts, catalog, previous)
     text, lang = r.text, r.language
     entities = _choose(r)
     explicit = _explicit_filters(entities)
     ranges, units = _ranges(r)
     explicit.update(units)
+    if inherit is not None:
+        _inherit(r, explicit, ranges, inherit)
     parsed = Parsed(intent="unknown", spec=None, entities=entities, language=lang,
                     needs_commentary=words.needs_commentary(r), explicit=explicit, ranges=ranges,
                     has_power=True if r.has("scope", "power_runs") else None, claimed=claimed_numbers(text),
@@ -137,7 +147,8 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
                                     + (f" (närmaste {kind_sv} i datan: {', '.join(near)})." if near else "."))
         return parsed
 
-    ctx = Context(reading=r, parsed=parsed, catalog=catalog, explicit=explicit, rounds=list(r.known_rounds),
+    rounds = list(r.known_rounds) or list(explicit.pop("round", []))
+    ctx = Context(reading=r, parsed=parsed, catalog=catalog, explicit=explicit, rounds=rounds,
                   two_sides=defaults.two_mentions(entities))
     # Follow-ups: a question about the previous rows, or the previous question with a changed filter.
     if previous:
@@ -148,11 +159,35 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
         if words.is_followup(r, explicit, r.known_rounds):
             return _followup(ctx, previous)
 
-    if r.known_rounds:
-        parsed.explicit = dict(explicit, round=r.known_rounds)
+    if rounds:
+        parsed.explicit = dict(explicit, round=rounds)
     ctx.metric = words.metric(r)
     ctx.explicit = {k: list(v) for k, v in explicit.items() if k != "round"}
     return dispatch(ctx)
+
+
+def _two_parts(r: Reading, texts: list[str], catalog: Catalog, previous: dict[str, Any] | None) -> Parsed:
+    """A question holding two: each part is read on its own, the second keeping the first's scope."""
+    first = parse(texts[0], catalog, previous=previous)
+    second = parse(texts[1], catalog, inherit=first)
+    return Parsed(intent="parts", spec=None, entities=first.entities + second.entities, language=r.language,
+                  needs_commentary=words.needs_commentary(r), explicit=first.explicit, reading=r, shape="parts",
+                  parts=[first, second])
+
+
+def _inherit(r: Reading, explicit: dict[str, list[str]], ranges: dict[str, dict[str, float]], first: Parsed) -> None:
+    """The second part keeps the first part's filters and rounds where it names none itself."""
+    for col, vals in first.explicit.items():
+        if col.startswith("_") or col in explicit:
+            continue
+        if any(col in group and any(c in explicit for c in group) for group in _REPLACES):
+            continue
+        explicit[col] = list(vals)
+    if r.known_rounds:
+        explicit.pop("round", None)
+    for col, bounds in first.ranges.items():
+        ranges.setdefault(col, dict(bounds))
+    r.inherited = True
 
 
 def _followup(ctx: Context, previous: dict[str, Any]) -> Parsed:

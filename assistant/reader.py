@@ -44,6 +44,7 @@ class Reading:
     unknown_rounds: list[str] = field(default_factory=list)
     conditions: list[Condition] = field(default_factory=list)
     top_n: int | None = None
+    inherited: bool = False  # the second part of a two-part question: "they" means the first part's rows
 
     def has(self, kind: str, *values: str) -> bool:
         """True when a tag of `kind` (with one of `values`, if given) is in the question."""
@@ -149,4 +150,40 @@ def read(question: str, catalog: Catalog) -> Reading:
                    conditions=_conditions(tags, tokens, lex.numbers), top_n=_top_n(tags, tokens, lex.numbers))
 
 
-__all__ = ["Reading", "Condition", "read"]
+def parts(r: Reading) -> list[str]:
+    """The questions inside a two-part question, or [] for one question.
+
+    Two shapes of "two in one": a conjunction that starts a new question ("which systems used
+    MI355X, and what did they score?"), and two counted nouns after one "how many" ("how many
+    submitters and results ..."), which become two counts of the same scope."""
+    counted = _two_counted(r)
+    if counted:
+        return counted
+    for conj in r.tagged("cue", "conjunction"):
+        nxt = conj.last
+        if conj.first < 2 or nxt >= len(r.tokens) - 1:
+            continue
+        if any(t.first == nxt for t in r.tagged("cue", "clause")):
+            first = r.text[:conj.start].rstrip(" ,;")
+            second = r.text[r.tokens[nxt].start:]
+            return [first, second]
+    return []
+
+
+def _two_counted(r: Reading) -> list[str]:
+    counted_kinds = ("grouping", "measure")
+    for count in r.tagged("operation", "count"):
+        j = count.last
+        if not any(t.kind in counted_kinds and t.first == j and t.last == j + 1 for t in r.tags):
+            continue
+        if not any(t.first == j + 1 for t in r.tagged("cue", "conjunction")):
+            continue
+        if not any(t.kind in counted_kinds and t.first == j + 2 for t in r.tags):
+            continue
+        head, tail = r.text[:r.tokens[j].start], r.text[r.tokens[j + 2].end:]
+        return [head + r.text[r.tokens[j].start:r.tokens[j].end] + tail,
+                head + r.text[r.tokens[j + 2].start:r.tokens[j + 2].end] + tail]
+    return []
+
+
+__all__ = ["Reading", "Condition", "read", "parts"]

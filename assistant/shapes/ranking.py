@@ -235,7 +235,8 @@ def best(ctx: Context) -> Parsed:
 
 @shape("lookup", priority=90, example="What did Lenovo post on Llama 2 70B Offline in v5.1?",
        applies=lambda ctx: bool(ctx.explicit.get("submitter") or ctx.explicit.get("system_name")
-                                or ctx.explicit.get("platform")))
+                                or ctx.explicit.get("platform"))
+       or (ctx.reading.inherited and ctx.reading.has("cue", "pronoun", "refers")))
 def lookup(ctx: Context) -> Parsed:
     """The named party's results (an overview per benchmark when no benchmark is named)."""
     return rank(ctx, "lookup")
