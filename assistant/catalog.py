@@ -96,6 +96,7 @@ class Catalog:
     _index: dict[str, list[_Entry]] = field(default_factory=dict, repr=False)
     _fuzzy_keys: list[str] = field(default_factory=list, repr=False)
     _chip_keys: list[str] | None = field(default=None, repr=False)
+    _system_keys: list[tuple[str, str]] | None = field(default=None, repr=False)
 
     # --- construction ---------------------------------------------------------------------
     @classmethod
@@ -248,6 +249,20 @@ class Catalog:
                     found.append(Match(e.column, e.values, span, score, e.alias, text[span[0]:span[1]]))
                 for j in range(i, i + size):
                     taken[j] = True
+        # Then parts of system names, only over words no exact or fuzzy match took, so a
+        # name never swallows a chip or benchmark named inside it.
+        for size in range(min(MAX_WINDOW, len(tokens)), 0, -1):
+            for i in range(0, len(tokens) - size + 1):
+                if any(taken[i:i + size]):
+                    continue
+                window = tokens[i:i + size]
+                entries, score = self._system_part("".join(t for t, _, _ in window), [t for t, _, _ in window])
+                if not entries:
+                    continue
+                span = (window[0][1], window[-1][2])
+                found.extend(Match(e.column, e.values, span, score, e.alias, text[span[0]:span[1]]) for e in entries)
+                for j in range(i, i + size):
+                    taken[j] = True
         return sorted(found, key=lambda m: (m.span[0], COLUMN_PRIORITY.get(m.column, 50)))
 
     def unknown_entities(self, text: str, matches: list[Match] | None = None) -> list[str]:
@@ -287,6 +302,21 @@ class Catalog:
         if hit is None or _digits(hit[0]) != _digits(key):
             return None, 0.0
         return self._index[hit[0]], float(hit[1])
+
+    def _system_part(self, key: str, words: list[str]) -> tuple[list[_Entry] | None, float]:
+        """Part of a system's name ("ThinkSystem SR680a V3", "XE9680"): every system whose name
+        contains it. Only name-like words (letters and digits, not a chip model number, which
+        must stay a chip or no_data) and never stop words."""
+        if len(key) < 5 or not re.search(r"\d", key) or not re.search(r"[a-z]", key):
+            return None, 0.0
+        if any(w in _STOP for w in words) or (len(words) == 1 and _CHIP_SHAPED.match(key)):
+            return None, 0.0
+        if self._system_keys is None:
+            self._system_keys = [(compact(n), n) for n in self.vocab.get("system_name", [])]
+        names = [n for k, n in self._system_keys if key in k]
+        if not names or len(names) > 40:
+            return None, 0.0
+        return [_Entry("system_name", tuple(names), key)], 95.0
 
     def values(self, column: str) -> list[str]:
         return list(self.vocab.get(column, []))

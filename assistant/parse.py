@@ -112,7 +112,9 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
     # "Which submitter was that, and how many GPUs did it use?" asks about the previous rows: one question.
     if inherit is None and not (previous and _field_question(r, {})):
         texts = parts(r)
-        if texts:
+        # "... and how many GPUs did it use?" asks a field of the first part's answer, which
+        # states it: one question, not two.
+        if texts and not _field_question(read(texts[1], catalog), {}):
             return _two_parts(r, texts, catalog, previous)
     text, lang = r.text, r.language
     entities = _choose(r)

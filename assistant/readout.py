@@ -26,6 +26,12 @@ def _range(name: str, rng: Range, lang: str) -> str:
     return f"{word} ≥ {rng.min:g}" if rng.min is not None else f"{word} ≤ {rng.max:g}"
 
 
+def _values(values: list[str]) -> str:
+    """A filter's values, shortened when a partial name matched many ("XE9680" -> 14 systems)."""
+    shown = ", ".join(map(str, values[:2]))
+    return shown + (f" (+{len(values) - 2})" if len(values) > 2 else "")
+
+
 def line(parsed: Parsed, spec: QuerySpec | None) -> str:
     """The "read as" sentence for this reading and the spec that ran (None: nothing ran)."""
     lang = parsed.language
@@ -39,7 +45,7 @@ def line(parsed: Parsed, spec: QuerySpec | None) -> str:
         if spec.op in ("rows", "compare", "trend") or spec.aggregate not in (None, "count", "nunique"):
             parts.append(table.get("metric", {}).get(spec.metric, spec.metric))
         f = spec.filters
-        named = [", ".join(map(str, getattr(f, k))) for k in _SHOWN if getattr(f, k, None)]
+        named = [_values(getattr(f, k)) for k in _SHOWN if getattr(f, k, None)]
         named += [_range(k, getattr(f, k), lang) for k in _RANGE_WORDS if getattr(f, k, None) is not None]
         if named:
             parts.append(", ".join(named))

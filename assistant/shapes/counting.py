@@ -88,8 +88,7 @@ def count_rank(ctx: Context) -> Parsed:
 @shape("count", priority=40, example="How many submitters were there in v6.0?",
        applies=lambda ctx: words.is_count(ctx.reading, ctx.explicit))
 def count(ctx: Context) -> Parsed:
-    """How many results, or how many distinct submitters / systems / benchmarks; per round when
-    no round (or several) is named."""
+    """How many results, or distinct submitters / systems / benchmarks (per round if none named)."""
     parsed, catalog, r = ctx.parsed, ctx.catalog, ctx.reading
     parsed.intent = "count"
     target = ctx.count_column or words.count_target(r)

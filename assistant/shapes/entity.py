@@ -105,7 +105,7 @@ def attribute(ctx: Context) -> Parsed:
 
 def _appearances_applies(ctx: Context) -> bool:
     r = ctx.reading
-    return r.has("operation", "appearances") and _one_party(ctx) and not r.has("operation", "count")
+    return r.has("operation", "appearances") and bool(_named(ctx)) and not r.has("operation", "count")
 
 
 @shape("appearances", priority=48, example="In which rounds does the Lenovo ThinkSystem SR680a V3 appear?",

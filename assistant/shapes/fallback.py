@@ -92,7 +92,7 @@ def clarify(ctx: Context) -> Parsed:
     return parsed
 
 
-@shape("fallback", priority=99, example="tell me about llama2-70b", applies=lambda ctx: True)
+@shape("fallback", priority=99, example="tell me something about v6.1", applies=lambda ctx: True)
 def fallback(ctx: Context) -> Parsed:
     """Anything else: an overview of what was named, or the documents when only words were."""
     from assistant.shapes import entity

@@ -219,9 +219,11 @@ def test_scope_merges_without_overriding_the_question(catalog):
     assert spec.filters.round == ["v6.1"] and spec.filters.availability == ["available"]
 
 
-def test_named_entity_without_benchmark_lists_its_benchmarks(catalog):
+def test_named_entity_without_benchmark_gets_an_overview(catalog):
+    """No benchmark named: the best result per benchmark and scenario, never "which benchmark?"."""
     p = parse("What did Crusoe submit in v6.1?", catalog)
-    assert p.intent == "list" and p.spec.group_by == ["benchmark"]
+    assert p.intent == "overview" and p.spec.op == "rows"
+    assert p.spec.group_by == ["round", "benchmark", "scenario"]
     assert p.spec.filters.submitter == ["Crusoe"] and p.spec.filters.round == ["v6.1"]
 
 
