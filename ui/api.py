@@ -285,7 +285,8 @@ def sources_markdown(answer: Answer, limit: int = MAX_SOURCES_IN_TEXT) -> str:
 def chat_metadata(answer: Answer) -> dict[str, Any]:
     """The machine-readable part of a chat completion: what a wiki plugin may render itself."""
     data = answer.to_json()
-    return {k: data[k] for k in ("status", "citations", "values", "notes", "query", "backend")}
+    return {k: data[k] for k in ("status", "citations", "values", "notes", "query", "backend", "reading",
+                                 "suggestions")}
 
 
 def _public_manifest(value: Any) -> Any:

@@ -29,8 +29,22 @@ def answer_body(answer: Any, placeholder: Any = None) -> None:
         target.error(answer.answer, icon=":material/error:")
     elif answer.status == "no_data":
         target.warning(answer.answer, icon=":material/search_off:")
+    elif answer.status == "clarify":
+        target.info(answer.answer, icon=":material/help:")
     else:
         target.markdown(linked(answer))
+
+
+def suggestion_buttons(answer: Any, key: str) -> None:
+    """Follow-up questions as buttons: a click asks that question next (never a dead end)."""
+    from ui import state
+
+    if not answer.suggestions:
+        return
+    row = st.container(horizontal=True, gap="small")
+    for i, text in enumerate(answer.suggestions[:3]):
+        row.button(text, key=f"suggest-{key}-{i}", icon=":material/arrow_forward:", width="content",
+                   on_click=state.queue, args=(st.session_state, text))
 
 
 def linked(answer: Any) -> str:
@@ -84,7 +98,11 @@ def permalink(question: str) -> str:
 
 
 def answer_extras(answer: Any, key: str) -> None:
-    """Everything under the answer text: notes, sources, chart, actions and the details expander."""
+    """Everything under the answer text: how it was read, suggestions, notes, sources, chart,
+    actions and the details expander."""
+    if answer.reading:
+        st.caption(":material/manage_search: " + answer.reading)
+    suggestion_buttons(answer, key)
     if answer.notes:
         st.caption(":material/info: " + " · ".join(answer.notes))
     sources = sources_line(answer)

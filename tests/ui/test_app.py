@@ -311,6 +311,21 @@ def test_no_data_and_error_answers_are_styled_and_have_no_chart(fake):
     assert not vega_specs(at)
 
 
+def test_clarify_shows_its_reading_and_suggestions_and_a_click_asks_one(fake):
+    choices = ["How many submitters were there in v6.1?", "Which benchmarks are new in v6.1?"]
+    fake.make = lambda q: Answer(question=q, answer="Name a chip, a company, a benchmark or a round.",
+                                 status="clarify", suggestions=choices, reading="Read as: nothing specific named.")
+    at = app().run()
+    at.chat_input[0].set_value("hello?").run()
+    assert not at.exception
+    assert [i.value for i in at.info] == ["Name a chip, a company, a benchmark or a round."]
+    assert "Read as: nothing specific named." in texts(at)
+    buttons = [b for b in at.button if b.key and b.key.startswith("suggest-")]
+    assert [b.label for b in buttons] == choices
+    buttons[1].click().run()
+    assert [c["question"] for c in fake.calls] == ["hello?", choices[1]]
+
+
 # --- end to end: the real assistant over the store built from the default data ----------------------
 # Gold values read by hand from ../shared/data/mlperf/mlperf_inference_all_rounds_results.csv (closed
 # division, the default) and its README's "Five facts", not from our code.
