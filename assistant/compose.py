@@ -87,8 +87,8 @@ def doc_citations(passages: list[Passage]) -> list[Citation]:
     return cites
 
 
-def _fmt(value: Any, unit: str | None, derived: bool = False) -> str:
-    return semantics.format_value(value, unit, exact=not derived)
+def _fmt(value: Any, unit: str | None, derived: bool = False, lang: str = "en") -> str:
+    return semantics.format_value(value, unit, exact=not derived, lang=lang)
 
 
 def _who(row: dict[str, Any], lang: str) -> str:
@@ -126,7 +126,7 @@ def _derived_suffix(result: Any, row: dict[str, Any], lang: str) -> str:
     if not result.derived:
         return ""
     if result.spec.metric == "result_per_accelerator" and row.get("total_accelerators"):
-        base = _fmt(row.get("result"), row.get("units"))
+        base = _fmt(row.get("result"), row.get("units"), lang=lang)
         return (f" ({DERIVED_LABEL}: {base} ÷ {int(row['total_accelerators'])} accelerators)" if lang != "sv" else
                 f" (härlett, inte ett officiellt MLPerf-mått: {base} ÷ {int(row['total_accelerators'])} acceleratorer)")
     return f" ({DERIVED_LABEL})" if lang != "sv" else " (härlett, inte ett officiellt MLPerf-mått)"
@@ -269,8 +269,8 @@ def _compose_rows(question: str, result: Any, parsed: Any) -> Answer:
     ctx = _context(top, lang)
     lat = _latency_suffix(result, lang)
     if intent == "lookup":
-        lead = (f"{_who(top, lang)}: {_fmt(value, unit, derived)}{lat} on {ctx}" if lang != "sv" else
-                f"{_who(top, lang)}: {_fmt(value, unit, derived)}{lat} på {ctx}")
+        lead = (f"{_who(top, lang)}: {_fmt(value, unit, derived, lang)}{lat} on {ctx}" if lang != "sv" else
+                f"{_who(top, lang)}: {_fmt(value, unit, derived, lang)}{lat} på {ctx}")
     elif result.spec.metric in semantics.SIZE_METRICS:
         # A system's size is not a result: say which systems, with counts, in the round's context.
         largest = result.spec.order not in ("worst", "asc")
@@ -280,28 +280,28 @@ def _compose_rows(question: str, result: Any, parsed: Any) -> Answer:
         by = semantics.SIZE_METRICS[result.spec.metric]  # "accelerators" / "nodes"
         by_sv = {"accelerators": "acceleratorer", "nodes": "noder"}[by]
         lead = (f"The {'largest' if largest else 'smallest'} system by {by} ({ctx}) has "
-                f"{semantics.format_number(value)} {by}: {_who(top, lang)}" if lang != "sv" else
+                f"{semantics.format_number(value, lang=lang)} {by}: {_who(top, lang)}" if lang != "sv" else
                 f"Det {'största' if largest else 'minsta'} systemet räknat i {by_sv} ({ctx}) har "
-                f"{semantics.format_number(value)} {by_sv}: {_who(top, lang)}")
+                f"{semantics.format_number(value, lang=lang)} {by_sv}: {_who(top, lang)}")
     elif result.spec.metric == "power":
         # Power is lower-is-better, so "the most power drawn" is the worst row: say which it is.
         most = result.spec.order in ("worst", "desc")
-        lead = (f"The {'highest' if most else 'lowest'} power draw ({ctx}) is {_fmt(value, unit, derived)}, "
+        lead = (f"The {'highest' if most else 'lowest'} power draw ({ctx}) is {_fmt(value, unit, derived, lang)}, "
                 f"by {_who(top, lang)}" if lang != "sv" else
-                f"{'Högsta' if most else 'Lägsta'} effektuttaget ({ctx}) är {_fmt(value, unit, derived)}, "
+                f"{'Högsta' if most else 'Lägsta'} effektuttaget ({ctx}) är {_fmt(value, unit, derived, lang)}, "
                 f"av {_who(top, lang)}")
     elif intent == "worst":
-        lead = (f"The lowest-ranked {metric_word} ({ctx}) is {_fmt(value, unit, derived)}{lat}, by {_who(top, lang)}"
+        lead = (f"The lowest-ranked {metric_word} ({ctx}) is {_fmt(value, unit, derived, lang)}{lat}, by {_who(top, lang)}"
                 if lang != "sv" else
-                f"Det sämsta {metric_word} ({ctx}) är {_fmt(value, unit, derived)}{lat}, av {_who(top, lang)}")
+                f"Det sämsta {metric_word} ({ctx}) är {_fmt(value, unit, derived, lang)}{lat}, av {_who(top, lang)}")
     else:
-        lead = (f"The best {metric_word} ({ctx}) is {_fmt(value, unit, derived)}{lat}, by {_who(top, lang)}"
+        lead = (f"The best {metric_word} ({ctx}) is {_fmt(value, unit, derived, lang)}{lat}, by {_who(top, lang)}"
                 if lang != "sv" else
-                f"Det bästa {metric_word} ({ctx}) är {_fmt(value, unit, derived)}{lat}, av {_who(top, lang)}")
+                f"Det bästa {metric_word} ({ctx}) är {_fmt(value, unit, derived, lang)}{lat}, av {_who(top, lang)}")
     text = lead + _derived_suffix(result, top, lang) + f" [{top.get('result_id')}]."
     shown = rows if intent in {"top", "lookup"} else rows[:1]
     if len(shown) > 1:
-        rest = "; ".join(f"{i + 2}. {_fmt(*_value_of(r, result), derived)} — {_who(r, lang)}"
+        rest = "; ".join(f"{i + 2}. {_fmt(*_value_of(r, result), derived, lang)} — {_who(r, lang)}"
                          + (f", {r.get('benchmark')} {r.get('scenario')}" if intent == "lookup" else "")
                          + f" [{r.get('result_id')}]" for i, r in enumerate(shown[1:]))
         text += (" Next: " if lang != "sv" else " Därefter: ") + rest + "."
@@ -346,8 +346,8 @@ def _compose_aggregate(question: str, result: Any, parsed: Any) -> Answer:
             return _no_rows(question, result, parsed)
         value = float(result.value)
         where = f" in {scope}" if scope and lang != "sv" else (f" i {scope}" if scope else "")
-        text = (f"There are {semantics.format_number(value)} {what}{where}." if lang != "sv" else
-                f"Det finns {semantics.format_number(value)} {what}{where}.")
+        text = (f"There are {semantics.format_number(value, lang=lang)} {what}{where}." if lang != "sv" else
+                f"Det finns {semantics.format_number(value, lang=lang)} {what}{where}.")
         if value == 0:
             return _answer(question, text, status="no_data", query=_query(result))
         values = [Value(value=value, unit=None, label=f"{what}{where}",
@@ -374,7 +374,7 @@ def _compose_aggregate(question: str, result: Any, parsed: Any) -> Answer:
         text = (f"{len(names)} {_plural(keys[0], lang)}{where}: " if lang != "sv" else
                 f"{len(names)} {_plural(keys[0], lang)}{' i ' + scope if scope else ''}: ") + ", ".join(names) + "."
     else:
-        parts = [f"{label_of(r)}: {semantics.format_number(r['value'])}" for r in records]
+        parts = [f"{label_of(r)}: {semantics.format_number(r['value'], lang=lang)}" for r in records]
         where = f" ({scope})" if scope else ""
         text = (f"{what.capitalize()} per {', '.join(keys)}{where}: " if lang != "sv" else
                 f"{what.capitalize()} per {', '.join(keys)}{where}: ") + "; ".join(parts) + "."
@@ -467,9 +467,9 @@ def _compose_compare(question: str, result: Any, parsed: Any) -> Answer:
         row["side"] = i + 1
         all_rows.append(row)
         value, unit = _value_of(row, side)
-        parts.append(f"{name}: {_fmt(value, unit, side.derived)} by {_who(row, lang)}, {_context(row, lang)} "
+        parts.append(f"{name}: {_fmt(value, unit, side.derived, lang)} by {_who(row, lang)}, {_context(row, lang)} "
                      f"[{row.get('result_id')}]" if lang != "sv" else
-                     f"{name}: {_fmt(value, unit, side.derived)} av {_who(row, lang)}, {_context(row, lang)} "
+                     f"{name}: {_fmt(value, unit, side.derived, lang)} av {_who(row, lang)}, {_context(row, lang)} "
                      f"[{row.get('result_id')}]")
         values.append(Value(value=float(value), unit=unit, label=name, result_ids=[str(row.get("result_id"))],
                             derived=bool(side.derived)))
@@ -499,7 +499,7 @@ def _compose_trend(question: str, result: Any, parsed: Any) -> Answer:
     derived = bool(result.derived)
     first = rows[0]
     subject = " ".join(str(x) for x in (first.get("benchmark"), first.get("scenario")) if x)
-    parts = [f"{r['round']}: {_fmt(r.get('value', r.get('result')), unit, derived)} ({_who(r, lang)}, "
+    parts = [f"{r['round']}: {_fmt(r.get('value', r.get('result')), unit, derived, lang)} ({_who(r, lang)}, "
              f"{r.get('division')}, {r.get('availability')}) [{r['result_id']}]" for r in rows]
     text = (f"Best {subject} result per round{_latency_suffix(result, lang)}: " if lang != "sv" else
             f"Bästa {subject}-resultat per runda{_latency_suffix(result, lang)}: ") + "; ".join(parts) + "."
@@ -509,9 +509,10 @@ def _compose_trend(question: str, result: Any, parsed: Any) -> Answer:
     if len(values) >= 2 and values[0].value:
         change = (values[-1].value - values[0].value) / values[0].value * 100
         factor = values[-1].value / values[0].value
-        text += (f" Change {values[0].label}→{values[-1].label}: {change:+.1f}% (×{factor:.2f}; derived)."
+        pct, times = semantics.localise(f"{change:+.1f}", lang), semantics.localise(f"{factor:.2f}", lang)
+        text += (f" Change {values[0].label}→{values[-1].label}: {pct}% (×{times}; derived)."
                  if lang != "sv" else
-                 f" Förändring {values[0].label}→{values[-1].label}: {change:+.1f} % (×{factor:.2f}; härlett).")
+                 f" Förändring {values[0].label}→{values[-1].label}: {pct} % (×{times}; härlett).")
         notes.append("the change in percent is derived from the two cited results; systems may differ between rounds")
     if len(rows) == 1:
         text += (" Only one round has a matching result." if lang != "sv" else
@@ -593,7 +594,7 @@ def field_answer(question: str, field: str, rows: list[dict[str, Any]], lang: st
         text = (f"Fältet {field} finns inte bland raderna i förra svaret." if lang == "sv" else
                 f"The previous answer's rows do not include {field}; please ask the full question.")
         return _answer(question, text, status="no_data", rows=rows[:1], citations=row_citations(rows[:1]))
-    shown = semantics.format_number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+    shown = semantics.format_number(value, lang=lang) if isinstance(value, (int, float)) and not isinstance(value, bool) \
         else str(value)
     name = {"number_of_nodes": ("nodes", "noder"), "total_accelerators": ("accelerators in total",
                                                                            "acceleratorer totalt")}.get(field)

@@ -42,7 +42,7 @@ def _entity_label(parsed: Parsed) -> str:
 
 
 def _item(row: dict[str, Any], lang: str, *, who: bool = True) -> str:
-    value = _fmt(row.get("value", row.get("result")), row.get("value_unit") or row.get("units"))
+    value = _fmt(row.get("value", row.get("result")), row.get("value_unit") or row.get("units"), lang=lang)
     lat = (" (lower is better)" if lang != "sv" else " (lägre är bättre)") if semantics.is_latency(row.get("units")) \
         else ""
     by = f" ({_who(row, lang)})" if who else ""
@@ -103,12 +103,12 @@ def _overview(question: str, result: Any, parsed: Parsed, rows: list[dict[str, A
     return answer
 
 
-def _field_value(row: dict[str, Any], field: str) -> str:
+def _field_value(row: dict[str, Any], field: str, lang: str = "en") -> str:
     value = row.get(field)
     if field == "power_result":
-        return _fmt(value, row.get("power_units") or "Watts") if value is not None else ""
-    if isinstance(value, float) and value.is_integer():
-        return semantics.format_number(value)
+        return _fmt(value, row.get("power_units"), lang=lang) if value is not None else ""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return semantics.format_number(value, lang=lang)
     return "" if value is None else str(value)
 
 
@@ -116,7 +116,7 @@ def _attribute(question: str, result: Any, parsed: Parsed, rows: list[dict[str, 
     lang = parsed.language
     field = parsed.field or "availability"
     rnd = _latest(rows)
-    in_round = [r for r in rows if str(r.get("round")) == rnd and _field_value(r, field)]
+    in_round = [r for r in rows if str(r.get("round")) == rnd and _field_value(r, field, lang)]
     if not in_round:
         label = templates.text(lang, "field", field)
         text = (f"The results of {_entity_label(parsed)} in {rnd} do not state {label}." if lang != "sv" else
@@ -132,7 +132,7 @@ def _attribute(question: str, result: Any, parsed: Parsed, rows: list[dict[str, 
     label = templates.text(lang, "field", field)
     parts: list[str] = []
     for key, members in list(groups.items())[:MAX_IN_TEXT]:
-        vals = list(dict.fromkeys(_field_value(m, field) for m in members))
+        vals = list(dict.fromkeys(_field_value(m, field, lang) for m in members))
         ids = ", ".join(str(m.get("result_id")) for m in members[:3])
         who = f"{key[0]}, \"{key[1]}\"" if not per_result else f"{key[0]} {key[1]}"
         if field == "availability" and len(vals) == 1 and vals[0] in ("available", "preview", "rdi"):

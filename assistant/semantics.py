@@ -68,8 +68,13 @@ def _group_thousands(text: str) -> str:
     return sign + whole + ("." + frac if frac else "")
 
 
-def format_number(value: float | int | None, *, exact: bool = True) -> str:
-    """A number with thousands separators.
+# Thousands and decimal separators per language: Swedish writes 1 136 100 and 0,79 (the
+# thousands space is a no-break space, so a number never wraps).
+_SEPARATORS = {"en": (",", "."), "sv": ("\u00a0", ",")}
+
+
+def format_number(value: float | int | None, *, exact: bool = True, lang: str = "en") -> str:
+    """A number with thousands separators, written the way `lang` writes numbers.
 
     exact=True prints the value as published (shortest repr, no rounding), because answers
     promise exact numbers; exact=False (derived figures) rounds to a readable precision.
@@ -78,21 +83,29 @@ def format_number(value: float | int | None, *, exact: bool = True) -> str:
         return "n/a"
     value = float(value)
     if value.is_integer() and abs(value) < 1e15:
-        return f"{int(value):,}"
+        return localise(f"{int(value):,}", lang)
     if exact:
         text = repr(value)
         if "e" in text or "E" in text:
             text = f"{value:.6f}".rstrip("0").rstrip(".")
-        return _group_thousands(text)
+        return localise(_group_thousands(text), lang)
     magnitude = abs(value)
     decimals = 1 if magnitude >= 100 else 2 if magnitude >= 1 else 4
     text = f"{value:.{decimals}f}".rstrip("0").rstrip(".")
-    return _group_thousands(text)
+    return localise(_group_thousands(text), lang)
 
 
-def format_value(value: float | int | None, unit: str | None = None, *, exact: bool = True) -> str:
+def localise(english: str, lang: str) -> str:
+    """A number written the English way ("1,136,100.5") in `lang`'s separators."""
+    thousands, decimal = _SEPARATORS.get(lang, _SEPARATORS["en"])
+    if (thousands, decimal) == (",", "."):
+        return english
+    return english.replace(",", "\0").replace(".", decimal).replace("\0", thousands)
+
+
+def format_value(value: float | int | None, unit: str | None = None, *, exact: bool = True, lang: str = "en") -> str:
     """`1136100, "Tokens/s"` -> `1,136,100 Tokens/s`; `12.5, "Latency (ms)"` -> `12.5 ms`."""
-    number = format_number(value, exact=exact)
+    number = format_number(value, exact=exact, lang=lang)
     if not unit:
         return number
     return f"{number} {_SHORT_UNITS.get(unit, unit)}"
