@@ -576,7 +576,7 @@ class Agent:
         parsed = _parse(question, self.engine, conversation)
         joined = _offline_answer(question, self.engine, conversation, self.settings, scope) \
             if parsed.parts else None
-        if parsed.status in ("no_data", "clarify") or parsed.intent == "field" or joined is not None:
+        if parsed.status == "no_data" or parsed.intent == "field" or joined is not None:
             # The reader already knows the data cannot answer, the answer is a field of the
             # previous rows, or it is a two-part question the offline answerer joined: a model
             # has nothing to add, so spend no call on it.

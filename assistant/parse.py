@@ -104,13 +104,14 @@ def _ranges(r: Reading) -> tuple[dict[str, dict[str, float]], dict[str, list[str
 # --- the parser ---------------------------------------------------------------------------
 
 def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = None,
-          inherit: Parsed | None = None) -> Parsed:
+          inherit: Parsed | None = None, split: bool = True) -> Parsed:
     """Question -> Parsed. `previous` is the `Parsed.state()` of the last turn, for follow-ups;
     `inherit` is the first part of a two-part question, whose filters the second part keeps
-    unless it names its own ("which systems used MI355X, and what did they score?")."""
+    unless it names its own ("which systems used MI355X, and what did they score?"). A part is
+    never split again (split=False), so a long "and" list costs two readings, not one per "and"."""
     r = read(question, catalog)
     # "Which submitter was that, and how many GPUs did it use?" asks about the previous rows: one question.
-    if inherit is None and not (previous and _field_question(r, {})):
+    if split and inherit is None and not (previous and _field_question(r, {})):
         texts = parts(r)
         # "... and how many GPUs did it use?" asks a field of the first part's answer, which
         # states it: one question, not two.
@@ -170,7 +171,7 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
 
 def _two_parts(r: Reading, texts: list[str], catalog: Catalog, previous: dict[str, Any] | None) -> Parsed:
     """A question holding two: each part is read on its own, the second keeping the first's scope."""
-    first = parse(texts[0], catalog, previous=previous)
+    first = parse(texts[0], catalog, previous=previous, split=False)  # a part is never split again
     second = parse(texts[1], catalog, inherit=first)
     return Parsed(intent="parts", spec=None, entities=first.entities + second.entities, language=r.language,
                   needs_commentary=words.needs_commentary(r), explicit=first.explicit, reading=r, shape="parts",
