@@ -5,8 +5,10 @@ models route and fill specs reliably), a free-text reply it can stream (the fina
 and — for models with native tool calling — llama-index's `chat_with_tools` path. Each
 backend wraps its client in one of the classes here; tests wrap a scripted llama-index LLM.
 
-Token accounting is done with tiktoken (cl100k_base, bundled with llama-index-core) on the
-text we send and receive, so every backend is measured with the same ruler.
+Token accounting has one path, `Usage.record`: tiktoken (cl100k_base, bundled with
+llama-index-core, counted by `assistant.conversation.count_tokens`) on the text we send and
+receive, so every backend and every call (JSON, streamed, tool-calling) is measured with the
+same ruler. The model wrappers do not count.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Protocol, Sequence
+
+from assistant.conversation import count_tokens
 
 
 @dataclass
@@ -29,8 +33,14 @@ class ToolCall:
 class Reply:
     text: str
     tool_calls: list[ToolCall] = field(default_factory=list)
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
+
+    @property
+    def completion_text(self) -> str:
+        """What the model wrote, tool calls included: the text its completion tokens are counted on."""
+        if not self.tool_calls:
+            return self.text
+        return self.text + json.dumps([{"name": c.name, "arguments": c.arguments} for c in self.tool_calls],
+                                      default=str)
 
 
 class ModelUnreachable(RuntimeError):
@@ -46,18 +56,25 @@ class ChatModel(Protocol):
     def stream(self, messages: list[dict[str, str]]) -> Iterator[str]: ...
 
 
-# --- token counting ------------------------------------------------------------------------
-
-def count_tokens(text: str) -> int:
-    """Tokens in cl100k_base, counted by the conversation module (one ruler for budgets and accounting)."""
-    from assistant.conversation import count_tokens as count
-
-    return count(text)
-
+# --- token accounting ----------------------------------------------------------------------
 
 def count_messages(messages: Sequence[dict[str, str]]) -> int:
     """Prompt tokens of a chat: content plus the ~4 tokens of role framing per message."""
     return sum(count_tokens(m.get("content") or "") + 4 for m in messages) + 2
+
+
+@dataclass
+class Usage:
+    """Model calls and tokens of one question; every call is recorded here and nowhere else."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def record(self, messages: Sequence[dict[str, str]], completion: str) -> None:
+        self.calls += 1
+        self.prompt_tokens += count_messages(messages)
+        self.completion_tokens += count_tokens(completion)
 
 
 # --- errors ----------------------------------------------------------------------------------
@@ -131,10 +148,7 @@ class LlamaIndexModel:
             selections = self.llm.get_tool_calls_from_response(response, error_on_no_tool_call=False)
             calls = [ToolCall(name=s.tool_name, arguments=dict(s.tool_kwargs or {}), id=s.tool_id)
                      for s in selections]
-            text = response.message.content or ""
-            tool_text = json.dumps([{"name": c.name, "arguments": c.arguments} for c in calls])
-            return Reply(text=text, tool_calls=calls, prompt_tokens=count_messages(messages),
-                         completion_tokens=count_tokens(text + (tool_text if calls else "")))
+            return Reply(text=response.message.content or "", tool_calls=calls)
         try:
             response = self.llm.chat(chat_messages, **self._schema_kwargs(schema))
         except Exception as exc:
@@ -148,8 +162,7 @@ class LlamaIndexModel:
             self.schema_style = "openai_object"
             _SCHEMA_STYLE[self._server_key()] = self.schema_style
             response = self.llm.chat(chat_messages, **self._schema_kwargs(schema))
-        text = response.message.content or ""
-        return Reply(text=text, prompt_tokens=count_messages(messages), completion_tokens=count_tokens(text))
+        return Reply(text=response.message.content or "")
 
     def stream(self, messages: list[dict[str, str]]) -> Iterator[str]:
         for chunk in self.llm.stream_chat(self._messages(messages)):
@@ -187,8 +200,7 @@ class LlamaCppModel:
         kwargs: dict[str, Any] = {}
         if schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": schema}
-        text = "".join(self._generate(messages, **kwargs))
-        return Reply(text=text, prompt_tokens=count_messages(messages), completion_tokens=count_tokens(text))
+        return Reply(text="".join(self._generate(messages, **kwargs)))
 
     def stream(self, messages: list[dict[str, str]]) -> Iterator[str]:
         yield from self._generate(messages)

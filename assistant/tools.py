@@ -73,12 +73,13 @@ def _clean(value: Any) -> Any:
 
 
 def compact_rows(rows: Any, extra_columns: list[str] | None = None, limit: int = MAX_ROWS_SHOWN) -> list[dict]:
-    """Keep the first `limit` rows and only the columns an answer needs."""
-    keep = list(ROW_COLUMNS) + [c for c in (extra_columns or []) if c not in ROW_COLUMNS]
-    out = []
-    for row in _records(rows)[:limit]:
-        out.append({k: _clean(row[k]) for k in keep if k in row and _clean(row[k]) not in (None, "")})
-    return out
+    """The first `limit` rows as `compose.compact_rows` gives them (one row shape for answers
+    and tools), cut to the columns a model needs and without empty cells: every cell is a
+    prompt token."""
+    from assistant.compose import compact_rows as answer_rows
+
+    keep = set(ROW_COLUMNS) | set(extra_columns or [])
+    return [{k: v for k, v in row.items() if k in keep and v not in (None, "")} for row in answer_rows(rows, limit)]
 
 
 def summarize_result(result: Any) -> dict[str, Any]:
@@ -86,10 +87,9 @@ def summarize_result(result: Any) -> dict[str, Any]:
     that op produced, capped, plus the unit and the caveats the executor attached."""
     spec = result.spec
     extra = list(spec.group_by or []) + ([spec.column] if spec.column else [])
-    rows = _records(result.rows)
     out: dict[str, Any] = {"spec": spec.model_dump(exclude_defaults=True, exclude_none=True),
-                           "unit": result.unit,
-                           "lower_is_better": bool(result.lower_is_better), "row_count": len(rows)}
+                           "unit": result.unit, "lower_is_better": bool(result.lower_is_better),
+                           "row_count": 0 if result.rows is None else len(result.rows)}
     if result.derived:
         out["derived"] = "figures are derived by our code, not official MLPerf metrics"
     if result.value is not None:
@@ -105,7 +105,7 @@ def summarize_result(result: Any) -> dict[str, Any]:
         out["by_round"] = [{k: _clean(v) for k, v in r.items() if k in ROW_COLUMNS or k in ("round", "value")}
                            for r in result.by_round[:10]]
     if spec.op == "rows":  # compare shows its sides, trend its rounds, aggregate its groups
-        out["rows"] = compact_rows(rows, extra)
+        out["rows"] = compact_rows(result.rows, extra)
     if result.notes:
         out["notes"] = list(result.notes)
     return out

@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from assistant.agent import AgentBackend
+from assistant.backends.base import AgentBackend
 from assistant.backends import register
 
 _MODELS: dict[tuple[str, int, int], Any] = {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.agent import AgentBackend
+from assistant.backends.base import AgentBackend
 from assistant.backends import register
 
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from assistant.agent import (ROUTE_SCHEMA, Agent, NumberGuard, numbers_in, stated_numbers,
-                             unsupported_numbers)
+from assistant.agent import Agent
+from assistant.checks import NumberGuard
+from assistant.numbers import numbers_in, stated_numbers, unsupported_numbers
+from assistant.route import ROUTE_SCHEMA
 from assistant.answer import Passage
 from assistant.conversation import Conversation
 from assistant.engine import Engine
@@ -138,7 +140,7 @@ def test_the_parser_wins_a_conflict_on_a_named_filter(engine, settings):
 def test_the_model_may_fill_a_gap_the_question_names(settings):
     # The question names AMD, but the parser's reading handed to the model leaves submitter open:
     # the model's fix is grounded in the question, so it is applied.
-    from assistant.agent import Route, merge_route
+    from assistant.route import Route, merge_route
     from assistant.parse import parse
 
     engine = Engine.from_table(_table(), settings)
@@ -339,7 +341,7 @@ def test_a_tool_number_under_the_wrong_label_is_refused(engine, settings):
 
 
 def test_labelled_numbers_read_fields_and_phrases():
-    from assistant.agent import labelled_numbers, mislabelled_numbers
+    from assistant.checks import labelled_numbers, mislabelled_numbers
 
     supported = labelled_numbers(['{"number_of_nodes":18,"total_accelerators":72,"system_name":"NVL72 (72x GB300-288GB)"}',
                                   "by CoreWeave (18 nodes, 72× GB300)"])
@@ -405,14 +407,14 @@ def test_a_verdict_that_agrees_with_the_quoted_figure_is_kept(engine, settings):
 
 
 def test_verdict_words_outside_a_claim_question_are_not_policed():
-    from assistant.agent import unchecked_verdict
+    from assistant.checks import unchecked_verdict
 
     assert unchecked_verdict("Which accelerators were used in v6.1?", "The B200 supports FP4.", [], set()) is None
     assert unchecked_verdict("Stämmer NVIDIAs påstående om v6.1?", "Det stämmer inte.", [], set()) == "stämmer inte"
 
 
 def test_the_model_cannot_filter_by_what_an_is_it_true_question_checks(settings):
-    from assistant.agent import Route, merge_route
+    from assistant.route import Route, merge_route
     from assistant.parse import parse
 
     engine = Engine.from_table(_table(), settings)
@@ -432,7 +434,7 @@ def test_the_model_cannot_filter_by_what_an_is_it_true_question_checks(settings)
     ("Yes, the table confirms it: 1,136,100.47 Tokens/s.", True, False),
 ])
 def test_a_verdict_reads_negation_in_its_clause(text, in_table, refused):
-    from assistant.agent import unchecked_verdict
+    from assistant.checks import unchecked_verdict
 
     question = "NVIDIA claims 1,136,100.47 tokens/s on Llama 2 70B Offline in v6.1; does the table agree?"
     results = {BEST} if in_table else {500.0}
@@ -440,7 +442,7 @@ def test_a_verdict_reads_negation_in_its_clause(text, in_table, refused):
 
 
 def test_a_figure_inside_a_name_is_not_a_claimed_figure_found(engine, settings):
-    from assistant.agent import result_values
+    from assistant.checks import result_values
     from assistant.tools import Toolbox
 
     found = Toolbox(engine, settings=settings).call("query_results", {"spec": SPEC})
@@ -465,7 +467,7 @@ def test_a_wording_that_leaves_out_the_figure_asked_for_is_not_shown(engine, set
 
 
 def test_a_ranking_the_model_invents_without_a_benchmark_is_not_run(settings):
-    from assistant.agent import Route, merge_route
+    from assistant.route import Route, merge_route
     from assistant.parse import parse
 
     engine = Engine.from_table(_table(), settings)
@@ -483,3 +485,31 @@ def test_a_streamed_wording_that_never_states_the_figure_is_never_shown(engine, 
     pieces = list(agent.run(QUESTION, streaming=True))
     shown = "".join(p for p in pieces[:-1])
     assert "Big box (1 node" not in shown and shown == pieces[-1].answer == _offline(engine, settings).answer
+
+
+# --- accounting: one path for every call ------------------------------------------------------
+
+def test_streamed_and_returned_answers_cost_the_same_tokens(engine, settings):
+    wording = "Nvidia's Big box led with 1,136,100.47 Tokens/s in v6.1."
+    returned = _agent(engine, settings, [_route(), wording])[0].answer(QUESTION)
+    streamed = list(_agent(engine, settings, [_route(), wording])[0].run(QUESTION, streaming=True))[-1]
+    assert returned.answer == streamed.answer == wording
+    assert (returned.llm_calls, returned.prompt_tokens, returned.completion_tokens) == \
+        (streamed.llm_calls, streamed.prompt_tokens, streamed.completion_tokens)
+
+
+def test_tool_calls_count_as_completion_tokens(engine, settings):
+    from assistant.llm import Reply, ToolCall, Usage
+
+    usage = Usage()
+    usage.record([{"role": "user", "content": "q"}], Reply("", [ToolCall("describe_data", {})]).completion_text)
+    assert usage.calls == 1 and usage.completion_tokens > 0 and usage.prompt_tokens > 0
+
+
+def test_a_model_failure_mid_question_and_a_missing_model_fall_back_the_same_way(engine, settings):
+    from assistant.backends.base import offline_fallback
+
+    mid = _agent(engine, settings, [httpx.ConnectError("refused")])[0].answer(QUESTION)
+    built = offline_fallback(QUESTION, httpx.ConnectError("refused"), backend="scripted", secrets=[], engine=engine,
+                             conversation=None, settings=settings, scope=None)
+    assert mid.answer == built.answer and mid.notes == built.notes and mid.backend == built.backend == "offline"
