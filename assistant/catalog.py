@@ -35,6 +35,8 @@ COLUMN_PRIORITY = {
     "submitter": 5, "system_name": 6, "platform": 7, "scenario": 8, "division": 9, "availability": 10,
     "system_type": 11,
 }
+# Columns whose names take a possessive ("NVIDIA's", typed "nvidias").
+_OWNERS = ("submitter", "accelerator_vendor")
 # Words never worth a fuzzy match (they look like entity names to an edit distance).
 _STOP = set("""
 the a an of in on for and or vs versus with by to from at is was were which what who how many much best top
@@ -292,13 +294,21 @@ class Catalog:
         return out
 
     def _fuzzy(self, key: str, words: list[str]) -> tuple[list[_Entry] | None, float]:
+        if len(words) == 1 and key.endswith("s") and key not in _STOP:  # "nvidias best", "amds": a possessive
+            owner = [e for e in self._index.get(key[:-1], []) if e.column in _OWNERS]
+            if owner:
+                return owner, 99.0
         if len(key) < FUZZY_MIN_LEN or len(words) > 3 or all(w in _STOP for w in words):
             return None, 0.0
         if any(w in _STOP for w in words):
             return None, 0.0
         from rapidfuzz import fuzz, process
+        from rapidfuzz.distance import DamerauLevenshtein
 
         hit = process.extractOne(key, self._fuzzy_keys, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
+        if hit is None:  # one swapped or missing letter ("whsiper"): ratio punishes a swap twice
+            near = process.extractOne(key, self._fuzzy_keys, scorer=DamerauLevenshtein.distance, score_cutoff=1)
+            hit = (near[0], FUZZY_CUTOFF) if near and near[0][0] == key[0] else None
         if hit is None or _digits(hit[0]) != _digits(key):
             return None, 0.0
         return self._index[hit[0]], float(hit[1])

@@ -435,7 +435,7 @@ def _compose_difference(question: str, result: Any, parsed: Any) -> Answer:
     second = ", ".join((spec.other.round if spec.other else None) or [])
     rows = compact_rows(result.rows)
     gone = getattr(parsed, "explicit", {}).get("_before") == (spec.filters.round or [None])
-    items = list(result.items)
+    items = [_with_common_name(i) if spec.column == "accelerator_family" else i for i in result.items]
     if not items:
         text = (f"No {spec.column} appears in {first} that is absent from {second}." if lang != "sv" else
                 f"Inget {spec.column} finns i {first} som saknas i {second}.")
@@ -450,6 +450,14 @@ def _compose_difference(question: str, result: Any, parsed: Any) -> Answer:
     values = [Value(value=float(len(items)), unit=None, label=f"{spec.column} in {first} not in {second}",
                     result_ids=[r["result_id"] for r in rows])]
     return _answer(question, text, values=values, rows=rows, citations=row_citations(rows), query=_query(result))
+
+
+def _with_common_name(family: str) -> str:
+    """"VR200 (Vera Rubin)": the name people use beside the short chip name."""
+    from ingest.normalize import common_names
+
+    name = next((n for n in common_names(family) if n.lower() not in family.lower()), None)
+    return f"{family} ({name})" if name else family
 
 
 def _compose_compare(question: str, result: Any, parsed: Any) -> Answer:
@@ -588,6 +596,9 @@ def field_answer(question: str, field: str, rows: list[dict[str, Any]], lang: st
         text = ("Det finns inget tidigare svar att hänvisa till." if lang == "sv" else
                 "There is no earlier answer to refer to; please ask the full question.")
         return _answer(question, text, status="no_data")
+    systems = {(r.get("submitter"), r.get("system_name")): r for r in rows if r.get(field) is not None}
+    if len(systems) > 1 and (previous_query or {}).get("op") == "aggregate":
+        return _field_of_many(question, field, list(systems.values()), lang, previous_query)
     row = rows[0]
     value = row.get(field)
     if value is None:
@@ -608,3 +619,25 @@ def field_answer(question: str, field: str, rows: list[dict[str, Any]], lang: st
         values = [Value(value=float(value), unit=None, label=label, result_ids=[str(row.get("result_id"))])]
     return _answer(question, text, values=values, rows=rows[:1], citations=row_citations(rows[:1]),
                    query=previous_query)
+
+
+def _field_of_many(question: str, field: str, rows: list[dict[str, Any]], lang: str,
+                   previous_query: dict[str, Any] | None) -> Answer:
+    """"Were they all available?" after a list of systems: the field of every system listed."""
+    from assistant import templates
+
+    label = templates.text(lang, "field", field) if field in templates.load(lang).get("field", {}) else field
+
+    def shown(v: Any) -> str:
+        return semantics.format_number(v, lang=lang) if isinstance(v, (int, float)) and not isinstance(v, bool) \
+            else str(v)
+
+    distinct = list(dict.fromkeys(shown(r.get(field)) for r in rows))
+    ids = ", ".join(str(r.get("result_id")) for r in rows[:MAX_CITED_ROWS])
+    if len(distinct) == 1:
+        text = (f"Alla {len(rows)} system: {label} {distinct[0]} [{ids}]." if lang == "sv" else
+                f"All {len(rows)} systems: {label} {distinct[0]} [{ids}].")
+    else:
+        text = "; ".join(f"{r.get('submitter')}, \"{r.get('system_name')}\": {label} {shown(r.get(field))} "
+                         f"[{r.get('result_id')}]" for r in rows[:MAX_CITED_ROWS]) + "."
+    return _answer(question, text, rows=rows, citations=row_citations(rows), query=previous_query)

@@ -134,7 +134,9 @@ def _attribute(question: str, result: Any, parsed: Parsed, rows: list[dict[str, 
     for key, members in list(groups.items())[:MAX_IN_TEXT]:
         vals = list(dict.fromkeys(_field_value(m, field, lang) for m in members))
         ids = ", ".join(str(m.get("result_id")) for m in members[:3])
-        who = f"{key[0]}, \"{key[1]}\"" if not per_result else f"{key[0]} {key[1]}"
+        first = members[0]
+        who = f"{key[0]}, \"{key[1]}\"" if not per_result else \
+            f"{first.get('submitter')}, \"{first.get('system_name')}\", {key[0]} {key[1]}"
         if field == "availability" and len(vals) == 1 and vals[0] in ("available", "preview", "rdi"):
             parts.append(_say(lang, f"available_{'yes' if vals[0] == 'available' else vals[0]}", who=who, round=rnd)
                          + f" [{ids}]")

@@ -60,7 +60,9 @@ def _choose(r: Reading) -> list[Match]:
             continue
         cols = {m.column: m for m in group}
         after = _token_index(r, span[1])
-        possessive = r.text[span[1]:span[1] + 2] in ("'s", "’s")
+        said = group[0].text.lower()
+        possessive = r.text[span[1]:span[1] + 2] in ("'s", "’s") or said.endswith(("'s", "’s")) or (
+            said.endswith("s") and not group[0].alias.lower().endswith("s"))  # "nvidias"
         if "submitter" in cols and "accelerator_vendor" in cols:
             if any(t.last == first for t in r.tagged("cue", "by")) or possessive or r.has("operation", "submit"):
                 chosen.append(cols["submitter"])
@@ -73,7 +75,31 @@ def _choose(r: Reading) -> list[Match]:
                 chosen.append(cols["accelerator_vendor"])
             continue
         chosen.append(group[0])
-    return sorted(chosen, key=lambda m: m.span)
+    return sorted(_machines_not_scenarios(r, chosen), key=lambda m: m.span)
+
+
+# Words before a lowercase "server" that make it a machine ("a single 8 gpu server", "mi355x server").
+_MACHINE_BEFORE = {"a", "one", "single", "same", "the", "en", "ett", "samma"}
+
+
+def _machines_not_scenarios(r: Reading, chosen: list[Match]) -> list[Match]:
+    """Lowercase "server" is a machine, not the Server scenario, when another scenario is named or
+    a chip, system, size or article stands right before it ("mi355x vs b300 offline, single 8 gpu
+    server")."""
+    scenarios = [m for m in chosen if m.column == "scenario"]
+    out = []
+    for m in chosen:
+        if m.column == "scenario" and m.text in ("server", "servers"):
+            i = _token_index(r, m.span[0])
+            before = {e.column for e in chosen if e is not m and _token_index(r, e.span[1]) in (i, i + 1)
+                      and e.span[1] <= m.span[0]}
+            word = r.word(i - 1)
+            if len(scenarios) > 1 or before & {"accelerator_family", "accelerator", "system_name", "platform",
+                                               "submitter", "accelerator_vendor"} \
+                    or word in _MACHINE_BEFORE or r.tag_at(i - 1, "unit") is not None:
+                continue
+        out.append(m)
+    return out
 
 
 def _explicit_filters(matches: list[Match]) -> dict[str, list[str]]:
@@ -152,7 +178,8 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
 
     rounds = list(r.known_rounds) or list(explicit.pop("round", []))
     ctx = Context(reading=r, parsed=parsed, catalog=catalog, explicit=explicit, rounds=rounds,
-                  two_sides=defaults.two_mentions(entities))
+                  two_sides=defaults.two_mentions(entities),
+                  inherited_column=inherit.count_column if inherit else None)
     # Follow-ups: a question about the previous rows, or the previous question with a changed filter.
     if previous:
         field_name = _field_question(r, explicit)
@@ -225,7 +252,7 @@ def _field_question(r: Reading, explicit: dict[str, list[str]]) -> str | None:
         return None
     order = ("number_of_nodes", "total_accelerators", "host_processor", "framework", "precision", "availability",
              "system_name", "accelerator")
-    named = r.values("attribute")
+    named = r.values("attribute") + (["availability"] if any(m.column == "availability" for m in r.matches) else [])
     return next((f for f in order if f in named), None)
 
 

@@ -8,6 +8,7 @@ question shape is a lexicon entry plus a shape function, never another regular e
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from assistant import lexicon
@@ -18,6 +19,10 @@ from assistant.lexicon import Tag, Token
 # "more than 64" means at least 65).
 _WHOLE = {"total_accelerators", "number_of_nodes", "accelerators_per_node"}
 _RESULT_UNITS = {"result_ms": "Latency (ms)", "result_s": "Latency (s)", "result": None}
+_EACH = {"each", "apiece", "vardera", "var"}
+# Scopes that are numeric conditions: (scope tag, column, (min, max)).
+_SCOPES = [("multi_node", "number_of_nodes", (2, None)), ("single_node", "number_of_nodes", (None, 1)),
+           ("single_accelerator", "total_accelerators", (1, 1))]
 
 
 @dataclass(frozen=True)
@@ -71,8 +76,16 @@ def _outside_entities(tags: list[Tag], matches: list[Match]) -> list[Tag]:
     return [t for t in tags if not any(s <= t.start and t.end <= e for s, e in spans)]
 
 
-def _number_at(tokens: list[Token], i: int, words: dict[str, float]) -> float | None:
-    return lexicon.number_value(tokens[i].text, words) if 0 <= i < len(tokens) else None
+def _quantity(tokens: list[Token], i: int, lex: lexicon.Lexicon) -> tuple[float, int] | None:
+    """The number at token i, times a scale word after it ("1 million", "1.5m", "2k"), and the
+    index of the token after it; None when token i is not a number."""
+    if not 0 <= i < len(tokens):
+        return None
+    n = lexicon.number_value(tokens[i].text, lex.numbers, lex.scales)
+    if n is None:
+        return None
+    scale = lex.scales.get(tokens[i + 1].text) if i + 1 < len(tokens) else None
+    return (n * scale, i + 2) if scale else (n, i + 1)
 
 
 def _unit_after(tags: list[Tag], i: int) -> Tag | None:
@@ -90,42 +103,47 @@ def _bound(kind: str, n: float, whole: bool) -> tuple[float | None, float | None
             "eq": (n, n)}[kind]
 
 
-def _conditions(tags: list[Tag], tokens: list[Token], words: dict[str, float]) -> list[Condition]:
-    """Numeric conditions: comparator + number + unit ("more than 64 accelerators", "under
-    10 ms", "64 or more GPUs"), and "with N <unit>" as an exact count."""
+def _condition(kind: str, n: float, unit: Tag, tokens: list[Token], first: int) -> Condition:
+    column = "result" if unit.value in _RESULT_UNITS else unit.value
+    lo, hi = _bound(kind, n, column in _WHOLE)
+    return Condition(column, lo, hi, " ".join(t.text for t in tokens[first:unit.last]), _RESULT_UNITS.get(unit.value))
+
+
+def _conditions(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> list[Condition]:
+    """Numeric conditions: comparator + number + unit ("more than 64 accelerators", "under 10 ms",
+    "above 1 million tokens/s"), "64 or more GPUs", exact counts ("with 8 GPUs", "on just one
+    GPU", "72 GPUs each"), and the scopes "multi-node", "single node", "single GPU"."""
     out: list[Condition] = []
     for comp in (t for t in tags if t.kind == "comparator"):
-        first, n = comp.first, _number_at(tokens, comp.last, words)  # "more than 64 …"
-        unit = _unit_after(tags, comp.last + 1) if n is not None else None
-        if n is None:  # "64 or more GPUs"
-            first, n = comp.first - 1, _number_at(tokens, comp.first - 1, words)
-            unit = _unit_after(tags, comp.last) if n is not None else None
-        if n is None or unit is None:
-            continue
-        column = "result" if unit.value in _RESULT_UNITS else unit.value
-        lo, hi = _bound(comp.value, n, column in _WHOLE)
-        out.append(Condition(column, lo, hi, " ".join(t.text for t in tokens[first:unit.last]),
-                             _RESULT_UNITS.get(unit.value)))
-    for i, tok in enumerate(tokens[:-1]):
-        if tok.text not in {"with", "med"}:
-            continue
-        n = _number_at(tokens, i + 1, words)
-        unit = _unit_after(tags, i + 2) if n is not None else None
-        if n is not None and unit is not None and unit.value in _WHOLE and not any(
-                c.column == unit.value for c in out):
-            out.append(Condition(unit.value, n, n, " ".join(t.text for t in tokens[i:unit.last])))
-    for scope, (lo, hi) in (("multi_node", (2, None)), ("single_node", (None, 1))):
+        q = _quantity(tokens, comp.last, lex)  # "more than 64 …"
+        unit = _unit_after(tags, q[1]) if q else None
+        first = comp.first
+        if q is None and comp.value != "eq":  # "64 or more GPUs"
+            q = _quantity(tokens, comp.first - 1, lex)
+            unit = _unit_after(tags, comp.last) if q else None
+            first = comp.first - 1
+        if q is not None and unit is not None and not (comp.value == "eq" and unit.value in _RESULT_UNITS):
+            out.append(_condition(comp.value, q[0], unit, tokens, first))
+    for i in range(len(tokens)):
+        q = _quantity(tokens, i, lex)
+        unit = _unit_after(tags, q[1]) if q else None
+        if q and unit and unit.last < len(tokens) and tokens[unit.last].text in _EACH and unit.value in _WHOLE:
+            out.append(_condition("eq", q[0], unit, tokens, i))  # "72 GPUs each"
+    for scope, column, (lo, hi) in _SCOPES:
         hit = next((t for t in tags if t.kind == "scope" and t.value == scope), None)
-        if hit and not any(c.column == "number_of_nodes" for c in out):
-            out.append(Condition("number_of_nodes", lo, hi, hit.phrase))
-    return out
+        if hit:
+            out.append(Condition(column, lo, hi, hit.phrase))
+    kept: dict[str, Condition] = {}
+    for c in out:  # one condition per column: the first the question states
+        kept.setdefault(c.column, c)
+    return list(kept.values())
 
 
-def _top_n(tags: list[Tag], tokens: list[Token], words: dict[str, float]) -> int | None:
+def _top_n(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> int | None:
     for t in tags:
         if t.kind == "direction" and t.value == "top_n":
             for tok in tokens[t.first:t.last]:
-                n = lexicon.number_value(tok.text, words)
+                n = lexicon.number_value(tok.text, lex.numbers)
                 if n is not None and 1 <= n <= 100 and float(n).is_integer():
                     return int(n)
     return None
@@ -144,10 +162,26 @@ def read(question: str, catalog: Catalog) -> Reading:
         if m.column == "round":
             known.extend(v for v in m.values if v not in known)
     known = [r for r in catalog.rounds if r in known]  # oldest first
-    # A condition's number is not a round or a top-N ("more than 64"), so read them after tags.
+    conditions = _conditions(tags, tokens, lex) + _per_node(tokens, matches)
     return Reading(text=text, language=language, tokens=tokens, tags=tags, matches=matches,
-                   known_rounds=known, unknown_rounds=unknown,
-                   conditions=_conditions(tags, tokens, lex.numbers), top_n=_top_n(tags, tokens, lex.numbers))
+                   known_rounds=known, unknown_rounds=unknown, conditions=conditions, top_n=_top_n(tags, tokens, lex))
+
+
+_TIMES = re.compile(r"^(\d{1,3})x$")
+_CHIPS = ("accelerator_family", "accelerator")
+
+
+def _per_node(tokens: list[Token], matches: list[Match]) -> list[Condition]:
+    """"6x speedAI240", "8x B200": how many of that chip each node has, the way system names say it."""
+    out = []
+    for i, tok in enumerate(tokens[:-1]):
+        m = _TIMES.match(tok.text)
+        nxt = tokens[i + 1]
+        if m and any(x.column in _CHIPS and x.span[0] == nxt.start for x in matches):
+            n = float(m.group(1))
+            out.append(Condition("accelerators_per_node", n, n, f"{tok.text} {nxt.text}"))
+            break
+    return out
 
 
 def parts(r: Reading) -> list[str]:

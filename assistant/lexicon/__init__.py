@@ -24,6 +24,15 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 BASE_LANGUAGE = "en"
+# Kinds whose one-word phrases also match a word one typo away (cues never do).
+TYPO_KINDS = ("measure", "operation", "direction", "grouping", "attribute")
+TYPO_MIN_LEN = 6
+_FOLD = str.maketrans("åäöéü", "aaoeu")
+
+
+def fold(text: str) -> str:
+    """Swedish typed without å, ä, ö ("samsta", "hur manga foretag"): the same words folded."""
+    return text.translate(_FOLD)
 KINDS = ("measure", "operation", "direction", "grouping", "scope", "cue", "attribute", "comparator", "unit")
 GAP = 6  # words a "…" may skip
 
@@ -34,6 +43,7 @@ _TOKEN = re.compile(
     r"|[\w]+(?:[.:'’/][\w]+)*")
 _NUMBER = re.compile(r"^\d[\d,\u00a0\u202f ]*(?:\.\d+)?$")
 _ROUND = re.compile(r"^v?\d{1,2}\.\d{1,2}$")
+_SCALED = re.compile(r"^(\d+(?:\.\d+)?)([a-z]+)$")
 
 
 @dataclass(frozen=True)
@@ -61,8 +71,9 @@ def tokenize(text: str) -> list[Token]:
     return [Token(m.group(0).lower().replace("’", "'"), m.start(), m.end()) for m in _TOKEN.finditer(text)]
 
 
-def number_value(token: str, words: dict[str, float]) -> float | None:
-    """The number a token states ("1,000", "64", "2.5", "ten"), or None."""
+def number_value(token: str, words: dict[str, float], scales: dict[str, float] | None = None) -> float | None:
+    """The number a token states ("1,000", "64", "2.5", "ten", and with `scales` "1.5m", "2k"),
+    or None."""
     if token in words:
         return float(words[token])
     if _NUMBER.match(token):
@@ -70,6 +81,9 @@ def number_value(token: str, words: dict[str, float]) -> float | None:
             return float(re.sub(r"[,\u00a0\u202f ]", "", token))
         except ValueError:
             return None
+    m = _SCALED.match(token) if scales else None
+    if m and m.group(2) in scales:
+        return float(m.group(1)) * float(scales[m.group(2)])
     return None
 
 
@@ -102,24 +116,30 @@ class Lexicon:
     """The tag table of one language, indexed by first word for speed."""
 
     def __init__(self, language: str, table: dict[str, dict[str, list[str]]], numbers: dict[str, float],
-                 markers: list[str], strong: list[str], unit_names: dict[str, str] | None = None):
+                 markers: list[str], strong: list[str], unit_names: dict[str, str] | None = None,
+                 scales: dict[str, float] | None = None):
         self.language = language
         self.unit_names = dict(unit_names or {})
+        self.scales = dict(scales or {})
         self.table = table
         self.numbers = numbers
         self.markers = set(markers)
         self.strong = set(strong)
         self._by_word: dict[str, list[_Phrase]] = {}
         self._open: list[_Phrase] = []  # phrases whose first part is a pattern
+        self._single: dict[str, list[_Phrase]] = {}  # one-word phrases of content kinds (for typos)
         for kind, values in table.items():
             for value, phrases in values.items():
-                for text in phrases:
+                for text in dict.fromkeys(phrases + [fold(p) for p in phrases]):
                     p = _compile(kind, value, text)
                     first = p.parts[0]
                     if first == "…" or first.startswith("<") or "*" in first:
                         self._open.append(p)
                     else:
                         self._by_word.setdefault(first, []).append(p)
+                    if len(p.parts) == 1 and kind in TYPO_KINDS and not p.at_start and first.isalpha():
+                        self._single.setdefault(first, []).append(p)
+        self._single_words = [w for w in self._single if len(w) >= TYPO_MIN_LEN]
 
     def word_matches(self, part: str, token: str) -> bool:
         if part == "<num>":
@@ -161,7 +181,27 @@ class Lexicon:
                     continue
                 seen.add(key)
                 found.append(Tag(p.kind, p.value, i, end, tokens[i].start, tokens[end - 1].end, p.text))
+        found += self._typos(tokens, found)
         return sorted(found, key=lambda t: (t.first, -t.last))
+
+    def _typos(self, tokens: list[Token], found: list[Tag]) -> list[Tag]:
+        """Words one slip away from a one-word content phrase ("resutls", "fastets"): tagged as
+        that phrase. Only words no phrase matched, of TYPO_MIN_LEN letters or more, with the same
+        first letter, and never cues (a near miss of "lists" must not make a question commentary)."""
+        from rapidfuzz import process
+        from rapidfuzz.distance import DamerauLevenshtein
+
+        covered = {i for t in found for i in range(t.first, t.last)}
+        out: list[Tag] = []
+        for i, tok in enumerate(tokens):
+            word = tok.text
+            if i in covered or len(word) < TYPO_MIN_LEN or not word.isalpha():
+                continue
+            hit = process.extractOne(word, self._single_words, scorer=DamerauLevenshtein.distance, score_cutoff=1)
+            if hit is None or hit[0][0] != word[0]:
+                continue
+            out += [Tag(p.kind, p.value, i, i + 1, tok.start, tok.end, p.text) for p in self._single[hit[0]]]
+        return out
 
     def phrases(self, kind: str, value: str) -> list[str]:
         return list(self.table.get(kind, {}).get(value, []))
@@ -178,13 +218,14 @@ def load(language: str = BASE_LANGUAGE) -> Lexicon:
     base = _read(BASE_LANGUAGE)
     table = {kind: {v: list(p) for v, p in base.get(kind, {}).items()} for kind in KINDS}
     numbers = dict(base.get("numbers", {}))
+    scales = dict(base.get("scales", {}))
     markers = list(base.get("language", {}).get("markers", []))
     strong: list[str] = []
     if language != BASE_LANGUAGE:
         dialect = _read(language)
         for kind, values in dialect.get("add", {}).items():
-            if kind == "numbers":
-                numbers.update(values)
+            if kind in ("numbers", "scales"):
+                (numbers if kind == "numbers" else scales).update(values)
                 continue
             if kind not in KINDS:
                 raise ValueError(f"{language}.toml: unknown tag kind [add.{kind}]")
@@ -195,7 +236,7 @@ def load(language: str = BASE_LANGUAGE) -> Lexicon:
                 table[kind][value] = [p for p in table[kind].get(value, []) if p not in set(phrases)]
         markers = list(dialect.get("language", {}).get("markers", []))
         strong = list(dialect.get("language", {}).get("strong", []))
-    return Lexicon(language, table, numbers, markers, strong, base.get("unit_names", {}))
+    return Lexicon(language, table, numbers, markers, strong, base.get("unit_names", {}), scales)
 
 
 def languages() -> list[str]:
@@ -207,13 +248,16 @@ def detect_language(tokens: list[Token], text: str) -> str:
     """The dialect whose markers the question uses more than English's ("sv" or "en")."""
     english = load(BASE_LANGUAGE).markers
     words = [t.text for t in tokens]
+    folded = [fold(w) for w in words]
     en_count = sum(1 for w in words if w in english)
     for lang in languages():
         if lang == BASE_LANGUAGE:
             continue
         lex = load(lang)
-        strong = sum(1 for w in words if w in lex.strong) + len(re.findall(r"[åäö]", text.lower()))
-        marked = sum(1 for w in words if w in lex.markers)
+        strong_words = lex.strong | {fold(w) for w in lex.strong}
+        marker_words = lex.markers | {fold(w) for w in lex.markers}
+        strong = sum(1 for w in folded if w in strong_words) + len(re.findall(r"[åäö]", text.lower()))
+        marked = sum(1 for w in folded if w in marker_words)
         if strong >= 1 and strong + marked > en_count:
             return lang
     return BASE_LANGUAGE

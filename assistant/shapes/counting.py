@@ -60,9 +60,10 @@ def _difference(ctx: Context, *, gone: bool) -> Parsed:
 def _count_rank_applies(ctx: Context) -> bool:
     r = ctx.reading
     counted = r.has("measure", "results") or r.has("operation", "submit", "appearances", "who")
-    grouped = words.grouping(r, exclude=("round",)) is not None or r.has("operation", "who")
-    return (r.has("direction", "most", "least") and counted and grouped and not r.has("measure", *_ROW_MEASURES)
-            and not words.is_count(r, ctx.explicit))
+    grouped = words.grouping(r, exclude=("round",)) is not None or r.has("operation", "who") or bool(
+        ctx.inherited_column)
+    return (r.has("direction", "most", "least", "ordinal") and counted and grouped
+            and not r.has("measure", *_ROW_MEASURES))
 
 
 @shape("count_rank", priority=35, example="Which submitter had the most results in v6.1?",
@@ -70,7 +71,7 @@ def _count_rank_applies(ctx: Context) -> bool:
 def count_rank(ctx: Context) -> Parsed:
     """Groups ranked by how many results they have ("who submitted the most results")."""
     r, parsed = ctx.reading, ctx.parsed
-    column = words.grouping(r, exclude=("round",)) or "submitter"
+    column = words.grouping(r, exclude=("round",)) or ctx.inherited_column or "submitter"
     column = _READABLE.get(column, column)
     use_rounds = defaults.latest(ctx.catalog, ctx.rounds)
     if not ctx.rounds and use_rounds:

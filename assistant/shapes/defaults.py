@@ -112,6 +112,10 @@ def sides(parsed: Parsed, explicit: dict[str, list[str]], rounds: list[str],
             return None, None
         return [Filters(**{col: [v]}) for v in explicit[col]], col
     values = distinct([list(m.values) for m in per_col[col]])
+    # Sides are disjoint: a value on several sides ("AMD+NVIDIA" systems under both AMD and
+    # NVIDIA) belongs to neither, or the same result could win on both.
+    shared = {v for group in values for v in group if sum(v in g for g in values) > 1}
+    values = [[v for v in group if v not in shared] or group for group in values]
     if len(values) < 2:  # one entity named twice ("GB300 … the GB300 system") is not "A vs B"
         return None, None
     return [Filters(**{col: v}) for v in values], col

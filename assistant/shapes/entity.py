@@ -23,13 +23,6 @@ def _named(ctx: Context) -> list[str]:
     return [c for c in NAMED if ctx.explicit.get(c)]
 
 
-def _one_party(ctx: Context) -> bool:
-    """A system, or a submitter with its chip, is one party whose fields can be read."""
-    named = _named(ctx)
-    return any(c in SYSTEMS for c in named) or ("submitter" in named and (
-        "accelerator_family" in named or "accelerator" in named))
-
-
 def overview(ctx: Context) -> Parsed:
     """The best result per benchmark and scenario for what the question named, in the latest
     round it appears in (or the round named): the answer to "how fast is the H200?"."""
@@ -75,7 +68,7 @@ _RESULT_MEASURES = ("results", "throughput", "latency", "tokens", "samples", "qu
 
 def _attribute_applies(ctx: Context) -> bool:
     r = ctx.reading
-    if _attribute(ctx) is None or not _one_party(ctx) or r.has("measure", *_RESULT_MEASURES):
+    if _attribute(ctx) is None or not _named(ctx) or r.has("measure", *_RESULT_MEASURES, "size"):
         return False
     if r.has("direction", "best", "worst", "top_n", "most", "least") or words.is_list(r):
         return False
@@ -108,13 +101,17 @@ def _appearances_applies(ctx: Context) -> bool:
     return r.has("operation", "appearances") and bool(_named(ctx)) and not r.has("operation", "count")
 
 
-@shape("appearances", priority=48, example="In which rounds does the Lenovo ThinkSystem SR680a V3 appear?",
+@shape("appearances", priority=44, example="In which rounds does the Lenovo ThinkSystem SR680a V3 appear?",
        applies=_appearances_applies)
 def appearances(ctx: Context) -> Parsed:
     """A named system's rounds, with its best result per benchmark in each."""
     parsed = ctx.parsed
     parsed.intent = "appearances"
     explicit = {k: v for k, v in ctx.explicit.items() if k != "round"}
+    # "Which rounds has Google been in": taking part is a submitter's, not a chip vendor's.
+    for m in ctx.reading.matches:
+        if m.column == "submitter" and explicit.get("accelerator_vendor") == list(m.values):
+            explicit["submitter"] = explicit.pop("accelerator_vendor")
     parsed.spec = QuerySpec(op="rows", filters=filters_of(explicit, ctx.rounds if len(ctx.rounds) > 1 else [], parsed),
                             metric="result", order="best", group_by=list(OVERVIEW_GROUPS), limit=200)
     parsed.defaults.append(ctx.say("every round", "varje runda"))

@@ -30,10 +30,11 @@ def across_benchmarks(ctx: Context, intent: str) -> Parsed | None:
         return None
     names = lexicon.load(r.language).unit_names
     unit = next((names[v] for v in r.values("measure") if v in names), None)
+    named = any(ctx.explicit.get(c) for c in ATTRIBUTION)
     if ctx.metric == "power":
         wanted = {"power_units": [names["power"]]}
-    elif ctx.metric == "result" and unit and r.has("scope", "across"):
-        wanted = {"units": [unit]}
+    elif ctx.metric in ("result", "result_per_accelerator") and unit and (r.has("scope", "across") or not named):
+        wanted = {"units": [unit]}  # one unit named: ranking within it is honest (and says so)
     else:
         return None
     label = next(iter(wanted.values()))[0]
@@ -42,7 +43,9 @@ def across_benchmarks(ctx: Context, intent: str) -> Parsed | None:
                                 f"Inget benchmark angivet: rangordnat över alla benchmarks i {label}; "
                                 "resultat från olika benchmarks är inte jämförbara."))
     parsed.defaults.append(ctx.say(f"every benchmark in {label}", f"alla benchmarks i {label}"))
-    order = "worst" if intent == "worst" or (ctx.metric == "power" and words.power_order_high(r)) else "best"
+    order = "worst" if intent == "worst" else "best"
+    if ctx.metric == "power":
+        order = "worst" if words.power_order_high(r) else "best"
     n = words.top_n(r) if intent == "top" else 5
     parsed.spec = QuerySpec(op="rows", filters=filters_of({**ctx.explicit, **wanted}, defaults.latest(ctx.catalog, ctx.rounds),
                                                           parsed), metric=ctx.metric, order=order, limit=_limit(n))
@@ -151,8 +154,8 @@ def rank(ctx: Context, intent: str) -> Parsed:
 
     filters = filters_of(explicit, use_rounds, parsed)
     order = "worst" if intent == "worst" else "best"
-    if metric == "power" and words.power_order_high(r):
-        order = "worst"  # the most power drawn is the "worst" power figure
+    if metric == "power":  # power words are literal: "the most power" is the worst figure, "least" the best
+        order = "worst" if words.power_order_high(r) else "best"
     if intent == "compare":
         sides, side_column = defaults.sides(parsed, explicit, use_rounds, side_column)
         if sides:

@@ -9,7 +9,7 @@ of `if`s spread over several modules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from assistant.catalog import Catalog
@@ -31,7 +31,7 @@ class Context:
     side_column: str | None = None
     count_column: str | None = None
     two_sides: bool = False  # two entities of one column were named ("AMD ... NVIDIA")
-    extra: dict[str, str] = field(default_factory=dict)
+    inherited_column: str | None = None  # second part of a two-part question: what the first part counted
 
     @property
     def benchmarks(self) -> list[str]:
