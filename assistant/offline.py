@@ -67,7 +67,17 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
 
 def answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: Any = None,
                   scope: dict[str, list[str]] | None = None, commentary: bool = True) -> Answer:
-    """Plan, execute and compose one reading."""
+    """Plan, execute and compose one reading; every answer says how the question was read."""
+    from assistant import readout
+
+    answer = _answer_parsed(question, parsed, engine=engine, conversation=conversation, scope=scope,
+                            commentary=commentary)
+    answer.reading = answer.reading or readout.line(parsed, None)
+    return answer
+
+
+def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: Any = None,
+                   scope: dict[str, list[str]] | None = None, commentary: bool = True) -> Answer:
     from assistant import compose
     from assistant.executor import SpecError
     from assistant.parse import with_scope
