@@ -138,6 +138,9 @@ def load_markdown(path: Path) -> Document:
         if loaded is not None and not isinstance(loaded, dict):
             raise SourceError(path, "YAML front matter is not a mapping of keys to values")
         meta = {str(k): _flat(v) for k, v in (loaded or {}).items() if v is not None}
+        urls = (loaded or {}).get("urls")
+        if not meta.get("url") and isinstance(urls, list) and urls:  # several sources: cite the first
+            meta["url"] = str(urls[0])
         text = text[match.end():]
     if not text.strip():
         raise SourceError(path, "no text after the front matter")
@@ -317,7 +320,7 @@ def chunk_text(text: str, chunk_tokens: int, chunk_overlap: int) -> list[str]:
 
 
 def document_chunks(doc: Document, chunk_tokens: int, chunk_overlap: int, url: str = "",
-                    source: str = "", language: str = "") -> list[Chunk]:
+                    source: str = "", language: str = "", doc_kind: str = "") -> list[Chunk]:
     """Chunks with the flat metadata retrieval and citations read (see ingest.records.Chunk).
 
     Boilerplate (running headers, page numbers, embargo notices) is removed first, and a chunk
@@ -327,8 +330,10 @@ def document_chunks(doc: Document, chunk_tokens: int, chunk_overlap: int, url: s
 
     doc = clean_document(doc)
     base: dict[str, Any] = {k: v for k, v in doc.metadata.items()}
-    if "kind" in base:  # the front matter's kind (news, vendor-blog, ...) is kept as doc_kind
+    if "kind" in base:  # the front matter's kind (news, vendor-blog, guide, ...) is kept as doc_kind
         base["doc_kind"] = base.pop("kind")
+    if doc_kind:  # else the collection's kind (commentary, guide) from the sources file
+        base.setdefault("doc_kind", doc_kind)
     base.update({
         "kind": "doc",
         "doc_id": doc.doc_id,
@@ -385,13 +390,14 @@ def load_document_cached(path: str | Path, sha256: str, cache_dir: str | Path | 
 
 
 def load_chunks(path: str | Path, chunk_tokens: int, chunk_overlap: int, url: str = "",
-                source: str = "", language: str = "", sha256: str | None = None,
+                source: str = "", language: str = "", doc_kind: str = "", sha256: str | None = None,
                 cache_dir: str | Path | None = None) -> list[Chunk]:
     """Load a document file and chunk it: what the pipeline calls for each commentary file.
 
-    `url`, `source` and `language` are defaults from the sources file for documents that do
-    not name their own (PDFs have no front matter). With `sha256` and `cache_dir` the loaded
-    text is cached by content.
+    `url`, `source`, `language` and `doc_kind` are defaults from the sources file for documents
+    that do not name their own (PDFs have no front matter). With `sha256` and `cache_dir` the
+    loaded text is cached by content.
     """
     doc = load_document_cached(path, sha256, cache_dir) if sha256 else load_document(path)
-    return document_chunks(doc, chunk_tokens, chunk_overlap, url=url, source=source, language=language)
+    return document_chunks(doc, chunk_tokens, chunk_overlap, url=url, source=source, language=language,
+                           doc_kind=doc_kind)

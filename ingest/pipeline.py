@@ -136,7 +136,7 @@ def _read_documents(files: list[sources_mod.LocalFile], settings, cache_dir: Pat
         try:
             chunks.extend(load_chunks(f.path, settings.chunk_tokens, settings.chunk_overlap, url=f.public_url,
                                       source=f.source.publisher or f.source.name, language=f.source.language,
-                                      sha256=f.sha256, cache_dir=cache_dir))
+                                      doc_kind=f.source.kind, sha256=f.sha256, cache_dir=cache_dir))
         except SourceError as exc:
             raise sources_mod.evict(f, exc) from None
     return chunks, len(files)
@@ -219,8 +219,8 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
     table = _read_tables([f for f in files if f.source.kind == "results"], settings.max_source_mb)
     cards = list(build_cards(table))
     work = Path(settings.work_cache).expanduser() if settings.get("work_cache") else root
-    doc_chunks, n_docs = _read_documents([f for f in files if f.source.kind == "commentary"], settings,
-                                         work / store_mod.DOC_CACHE)
+    documents = [f for f in files if f.source.kind in sources_mod.DOCUMENT_KINDS]
+    doc_chunks, n_docs = _read_documents(documents, settings, work / store_mod.DOC_CACHE)
     chunks = doc_chunks + cards
     seen: set[str] = set()
     for chunk in chunks:

