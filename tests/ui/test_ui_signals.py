@@ -9,30 +9,16 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import psutil
 import pytest
 
-from eval.procs import free_port
+from eval.procs import free_port, wait_for_http
 
 PROJECT = Path(__file__).resolve().parents[2]
 START_S = 90
 STOP_S = 20
-
-
-def _healthy(url: str, proc: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + START_S
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, f"`resultsqa ui` exited with {proc.returncode}:\n{log.read_text()[-3000:]}"
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError(f"not healthy in {START_S} s:\n{log.read_text()[-3000:]}")
 
 
 def _port_free(port: int) -> bool:
@@ -51,7 +37,7 @@ def test_a_signal_to_the_ui_command_stops_streamlit_and_frees_the_port(tmp_path,
                                 env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     processes: list[psutil.Process] = []
     try:
-        _healthy(f"http://127.0.0.1:{port}", proc, log)
+        assert wait_for_http(proc, f"http://127.0.0.1:{port}/_stcore/health", START_S), log.read_text()[-3000:]
         processes = [psutil.Process(proc.pid), *psutil.Process(proc.pid).children(recursive=True)]
         os.kill(proc.pid, sig)  # the command only, as a service manager or `kill PID` does
         proc.wait(timeout=STOP_S)
