@@ -33,7 +33,8 @@ from assistant.numbers import numbers_in, unsupported_numbers
 from assistant.parse import parse
 from assistant.parsed import Parsed
 from assistant.prompts import answer_system, answer_user, document_block
-from assistant.route import Route, ROUTE_SCHEMA, hint, merge_route, route_messages
+from assistant.route import Example, hint, merge_route, route_messages
+from assistant.route_schema import RouteBase, pick_tier, route_model, route_schema
 from assistant.spec import QuerySpec
 from assistant.tools import Toolbox, ToolResult
 
@@ -86,6 +87,7 @@ class Agent:
         self.mode = mode or settings.get("agent_mode") or "schema"
         self.secrets = list(secrets or [])
         self.usage = Usage()
+        self.tier = pick_tier(settings.get("route_tier"), backend=backend, model_name=model.model_name)
 
     def answer(self, question: str, *, conversation: Any = None, scope: dict | None = None) -> Answer:
         final = None
@@ -94,6 +96,11 @@ class Agent:
                 final = piece
         assert final is not None
         return final
+
+    def examples_for(self, question: str) -> list[Example]:
+        """Few-shot (question, spec) pairs for the routing prompt: the seam for the library of
+        verified questions nearest this one. None yet: the built-in examples are in the prefix."""
+        return []
 
     # --- model calls: each one recorded in self.usage -------------------------------------------
 
@@ -238,10 +245,11 @@ class Agent:
 
     def _schema_plan(self, question: str, parsed: Parsed, toolbox: Toolbox, conversation: Any, scope: dict | None,
                      notes: list[str]) -> _Plan:
-        route: Route | None = None
+        route: RouteBase | None = None
         try:
-            reply = self._chat(route_messages(question, parsed), schema=ROUTE_SCHEMA)
-            route = Route.model_validate(json.loads(reply.text))
+            messages = route_messages(question, parsed, self.tier, self.examples_for(question))
+            reply = self._chat(messages, schema=route_schema(self.tier))
+            route = route_model(self.tier).model_validate(json.loads(reply.text))
         except (ValueError, ValidationError) as exc:
             notes.append(f"The model's routing reply was not valid JSON for the schema ({type(exc).__name__}); "
                          "used the parser's reading.")
@@ -290,7 +298,8 @@ class Agent:
         tools = toolbox.function_tools()
         messages = [{"role": "system", "content": answer_system(parsed.language, tools=True)},
                     *_history(conversation, int(self.settings.history_tokens)),
-                    {"role": "user", "content": f"{question}\n(Our parser's reading: {json.dumps(hint(parsed))})"}]
+                    {"role": "user",
+                     "content": f"{question}\n(Our parser's reading: {json.dumps(hint(parsed, self.tier))})"}]
         results: list[ToolResult] = []
         final_text: str | None = None
         for _ in range(int(self.settings.max_tool_calls) + 1):

@@ -134,8 +134,10 @@ class LlamaIndexModel:
         if self.schema_style == "ollama":
             return {"format": schema}
         if self.schema_style == "openai":
+            # OpenAI's strict mode takes only schemas whose every key is required (the narrow route).
+            strict = set(schema.get("required", [])) == set(schema.get("properties", {})) and "$defs" not in schema
             return {"response_format": {"type": "json_schema",
-                                        "json_schema": {"name": "reply", "schema": schema, "strict": True}}}
+                                        "json_schema": {"name": "reply", "schema": schema, "strict": strict}}}
         if self.schema_style == "openai_object":  # llama.cpp's server: json_object + schema
             return {"response_format": {"type": "json_object", "schema": schema}}
         return {"schema": schema}

@@ -16,8 +16,7 @@ ROUTE_SYSTEM = (
     "You route questions about MLPerf Inference results. Our parser has already read the question; "
     "check its reading against the question and reply with one JSON object with the same keys: "
     "keep values that are right, fix wrong ones, use null for a filter the question does not name. "
-    "tool: query_results (numbers from the results table), search_commentary (what articles or press "
-    "releases say) or both (a claim checked against the table)."
+    "Filters take exact table values; never add a name the question does not say."
 )
 
 ANSWER_SYSTEM = (

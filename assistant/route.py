@@ -1,79 +1,98 @@
 """Routing: the model's reading of a question, and how much of it our code accepts.
 
 The reader (`assistant.parse`) reads every question first. The model is shown that reading
-and answers with one JSON object (a `Route`) that confirms or fixes it. What the model may
-change is decided here, not in the prompt: a filter value is taken only when it is an exact
-table value the question itself names, because the reader's values come straight from the
-question through the catalog and the offline answerer is the floor the agent must not fall
-below.
+and answers with one JSON object (a route, `assistant.route_schema`) that confirms or fixes
+it. What the model may change is decided here, not in the prompt: a filter value is taken only
+when it is an exact table value the question itself names, because the reader's values come
+straight from the question through the catalog and the offline answerer is the floor the
+agent must not fall below.
+
+The routing prompt is a fixed prefix (instructions, the tier's fields, two worked examples)
+followed by what changes per question: few-shot examples (`examples`, e.g. verified questions
+near this one), then the question with the reader's reading. The prefix never changes between
+questions, so a local model keeps it in its KV cache (`assistant.llm.LlamaCppModel`).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Sequence
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
+from assistant.numbers import numbers_in
 from assistant.parsed import Parsed
 from assistant.prompts import ROUTE_SYSTEM
+from assistant.route_schema import RouteBase, field_list, route_from_spec, route_schema
 from assistant.semantics import SIZE_METRICS
 from assistant.shapes.ranking import ATTRIBUTION
-from assistant.spec import Filters, Metric, QuerySpec
+from assistant.spec import Filters, QuerySpec, Range
 
-ROUTE_FILTERS = ("round", "division", "benchmark", "scenario", "accelerator_family", "submitter")
+Example = tuple[str, QuerySpec]  # a question and the spec that answers it
 
 
-class Route(BaseModel):
-    """The model's reading: which tool, and the spec fields it confirms or fixes."""
+@dataclass(frozen=True)
+class Worked:
+    """A worked example of the fixed prefix: a question and the route that answers it."""
 
-    model_config = ConfigDict(extra="ignore")
+    question: str
+    spec: QuerySpec
     tool: str = "query_results"
-    op: str | None = None
-    metric: str | None = None
-    order: str | None = None
-    limit: int | None = None
-    round: str | None = None
-    division: str | None = None
-    benchmark: str | None = None
-    scenario: str | None = None
-    accelerator_family: str | None = None
-    submitter: str | None = None
     search_query: str | None = None
 
 
-def _nullable(kind: str) -> dict[str, Any]:
-    return {"anyOf": [{"type": kind}, {"type": "null"}]}
-
-
-ROUTE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "tool": {"type": "string", "enum": ["query_results", "search_commentary", "both"]},
-        "op": {"type": "string", "enum": ["rows", "aggregate", "difference", "compare", "trend"]},
-        "metric": {"type": "string", "enum": list(Metric.__args__)},
-        "order": {"type": "string", "enum": ["best", "worst", "asc", "desc"]},
-        "limit": {"type": "integer", "minimum": 1, "maximum": 50},
-        **{name: _nullable("string") for name in ROUTE_FILTERS},
-        "search_query": {"type": "string", "maxLength": 200},
-    },
-    "required": ["tool", "op", "metric", "order", "limit", *ROUTE_FILTERS, "search_query"],
-    "additionalProperties": False,
+# Two worked examples per tier, in the fixed prefix: a small model copies the form of an
+# example far more reliably than it follows a description (offline-stack notes: 3/10 specs
+# fully right with examples, 0/10 without).
+BUILT_IN_EXAMPLES: dict[str, list[Worked]] = {
+    "narrow": [
+        Worked("Top 3 Llama 2 70B Server results in v6.0?",
+               QuerySpec(limit=3, filters=Filters(round=["v6.0"], benchmark=["llama2-70b-99.9"], scenario=["Server"]))),
+        Worked("What did the press say about the B200 in v6.1?",
+               QuerySpec(filters=Filters(round=["v6.1"], accelerator_family=["B200"])), "search_commentary",
+               "B200 results v6.1"),
+    ],
+    "full": [
+        Worked("Which submitter had the most results in v6.1?",
+               QuerySpec(op="aggregate", aggregate="count", group_by=["submitter"], order="desc",
+                         filters=Filters(round=["v6.1"]))),
+        Worked("Compare the B200 and MI355X on Llama 2 70B Offline in v6.1",
+               QuerySpec(op="compare",
+                         filters=Filters(round=["v6.1"], benchmark=["llama2-70b-99.9"], scenario=["Offline"]),
+                         sides=[Filters(accelerator_family=["B200"]), Filters(accelerator_family=["MI355X"])])),
+    ],
 }
 
 
-def hint(parsed: Parsed) -> dict[str, Any]:
-    """The reader's reading in the shape of the route (what the model confirms or fixes)."""
+def _in_schema_order(route: RouteBase, tier: str) -> dict[str, Any]:
+    """The route's keys in the order the schema makes the model write them (None left out in
+    the full tier, where keys are optional)."""
+    data = route.model_dump(exclude_none=tier == "full")
+    return {key: data[key] for key in route_schema(tier)["properties"] if key in data}
+
+
+def route_json(spec: QuerySpec, tier: str, *, tool: str = "query_results", search_query: str | None = None) -> str:
+    """A spec as this tier's route JSON, the way the model is asked to write it."""
+    route = route_from_spec(spec, tier, tool=tool, search_query=search_query)
+    return json.dumps(_in_schema_order(route, tier), ensure_ascii=False, separators=(",", ":"))
+
+
+@lru_cache(maxsize=4)
+def route_system(tier: str) -> str:
+    """The fixed prefix of the routing prompt for a tier: instructions, fields, worked examples."""
+    examples = "\n".join(f"Question: {w.question}\n"
+                         f"Reply: {route_json(w.spec, tier, tool=w.tool, search_query=w.search_query)}"
+                         for w in BUILT_IN_EXAMPLES[tier])
+    return f"{ROUTE_SYSTEM}\nFields:\n{field_list(tier)}\nExamples:\n{examples}"
+
+
+def hint(parsed: Parsed, tier: str = "narrow") -> dict[str, Any]:
+    """The reader's reading in the shape of the tier's route (what the model confirms or fixes)."""
     spec = parsed.spec
     tool = ("both" if parsed.needs_commentary else "query_results") if spec is not None else "search_commentary"
-    base = spec or QuerySpec()
-    out: dict[str, Any] = {"tool": tool, "op": base.op, "metric": base.metric, "order": base.order,
-                           "limit": base.limit}
-    for name in ROUTE_FILTERS:
-        values = getattr(base.filters, name)
-        out[name] = values[0] if values else None
-    out["search_query"] = ""
-    return out
+    return _in_schema_order(route_from_spec(spec or QuerySpec(), tier, tool=tool, search_query=""), tier)
 
 
 def entities_text(parsed: Parsed) -> str:
@@ -82,14 +101,25 @@ def entities_text(parsed: Parsed) -> str:
                      for m in parsed.entities[:8])
 
 
-def route_messages(question: str, parsed: Parsed) -> list[dict[str, str]]:
-    """The routing prompt: the fixed instructions, then this question and the reader's reading."""
-    user = f"Question: {question}\nParser reading: {json.dumps(hint(parsed), ensure_ascii=False)}"
+def route_messages(question: str, parsed: Parsed, tier: str = "narrow",
+                   examples: Sequence[Example] = ()) -> list[dict[str, str]]:
+    """The routing prompt: the fixed prefix, then `examples` (question, spec) as earlier turns
+    of the conversation — the seam for verified questions near this one — then this question
+    with the reader's reading."""
+    messages = [{"role": "system", "content": route_system(tier)}]
+    for example_question, spec in examples:
+        messages.append({"role": "user", "content": f"Question: {example_question}"})
+        messages.append({"role": "assistant", "content": route_json(spec, tier)})
+    reading = json.dumps(hint(parsed, tier), ensure_ascii=False, separators=(",", ":"))
+    user = f"Question: {question}\nParser reading: {reading}"
     entities = entities_text(parsed)
     if entities:
         user += f"\nResolved names: {entities}"
-    return [{"role": "system", "content": ROUTE_SYSTEM}, {"role": "user", "content": user}]
+    messages.append({"role": "user", "content": user})
+    return messages
 
+
+# --- what of the route is accepted ------------------------------------------------------------
 
 def _grounded(value: str, column: str, question: str, engine: Any) -> str | None:
     """The exact table value for a model-proposed filter, but only if the question names it —
@@ -109,54 +139,80 @@ def _grounded(value: str, column: str, question: str, engine: Any) -> str | None
     return None
 
 
-def merge_route(parsed: Parsed, route: Route | None, question: str, engine: Any,
+def _ground_filters(proposed: Filters, base: Filters, parsed: Parsed, question: str, engine: Any,
+                    notes: list[str]) -> Filters:
+    """`base` with the proposed filters the question grounds added where `base` has none."""
+    filters = base.model_dump()
+    for name, values in proposed.model_dump(exclude_none=True).items():
+        if name == "has_power":
+            continue  # "power runs only" is the reader's to read: it changes which rows exist
+        if isinstance(values, dict):  # a range: its bounds must be numbers the question states
+            bounds = [v for v in values.values() if v is not None]
+            if not filters.get(name) and bounds and set(bounds) <= numbers_in(question):
+                filters[name] = Range(**values).model_dump()
+            elif not filters.get(name):
+                notes.append(f"The model proposed {name}={values!r}, which the question does not state; ignored.")
+            continue
+        for value in values:
+            if parsed.checked and name in ATTRIBUTION:
+                # "Is it true that Crusoe had the top result?": who and on what is what the ranking
+                # checks, so none of it may filter the ranking, however grounded in the question.
+                notes.append(f"The model proposed {name}={value!r}; that is what the question checks, so the "
+                             "ranking stays over everyone.")
+                continue
+            canonical = _grounded(value, name, question, engine)
+            if canonical is None:
+                if value not in (filters.get(name) or []):
+                    notes.append(f"The model proposed {name}={value!r}, which the question does not name; ignored.")
+                continue
+            if base.model_dump().get(name):
+                if canonical not in filters[name]:
+                    notes.append(f"The model proposed {name}={canonical!r}; kept the parser's {filters[name]!r}.")
+                continue
+            filters[name] = list(dict.fromkeys([*(filters.get(name) or []), canonical]))
+    return Filters(**filters)
+
+
+def model_spec(parsed: Parsed, route: RouteBase, question: str, engine: Any, notes: list[str]) -> QuerySpec | None:
+    """The model's own reading as a spec to run, or None: its structure as it wrote it, and its
+    filters (also those of `other` and `sides`) only where the question grounds them. This is
+    the reading to weigh against the reader's when both can run."""
+    try:
+        proposed = QuerySpec.model_validate(route.spec_data())
+    except ValidationError:
+        notes.append("The model's spec fields were not valid; used the parser's reading.")
+        return None
+    update: dict[str, Any] = {"filters": _ground_filters(proposed.filters, Filters(), parsed, question, engine, notes)}
+    if proposed.other is not None:
+        update["other"] = _ground_filters(proposed.other, Filters(), parsed, question, engine, notes)
+    if proposed.sides:
+        update["sides"] = [_ground_filters(side, Filters(), parsed, question, engine, notes) for side in proposed.sides]
+    spec = proposed.model_copy(update=update)
+    if spec.op in ("rows", "compare", "trend") and not spec.filters.benchmark \
+            and spec.metric not in SIZE_METRICS and not spec.filters.units:
+        # A ranking with no benchmark the question names would rank results of different
+        # benchmarks against each other: it is not run.
+        notes.append("The model proposed a ranking without a benchmark named in the question; not run.")
+        return None
+    return spec
+
+
+def merge_route(parsed: Parsed, route: RouteBase | None, question: str, engine: Any,
                 notes: list[str]) -> QuerySpec | None:
-    """The spec to run: the reader's, with the model's grounded fixes for what the reader left open.
+    """The spec to run: the reader's, with the model's grounded filters where the reader left
+    one open; the model's own reading (`model_spec`) when the reader has none.
 
     Why the reader wins on conflicts: its values come straight from the question through the
     catalog, and the offline answerer is the accuracy floor the agent must not fall below."""
     base = parsed.spec
     if route is None:
         return base
-    if base is None and route.tool == "search_commentary":
-        return None
-    spec = base or QuerySpec()
-    filters = spec.filters.model_dump()
-    for name in ROUTE_FILTERS:
-        proposed = getattr(route, name)
-        if not proposed:
-            continue
-        if parsed.checked and name in ATTRIBUTION:
-            # "Is it true that Crusoe had the top result?": who and on what is what the ranking
-            # checks, so none of it may filter the ranking, however grounded in the question.
-            notes.append(f"The model proposed {name}={proposed!r}; that is what the question checks, so the "
-                         "ranking stays over everyone.")
-            continue
-        canonical = _grounded(proposed, name, question, engine)
-        if canonical is None:
-            if proposed not in (filters.get(name) or []):
-                notes.append(f"The model proposed {name}={proposed!r}, which the question does not name; ignored.")
-            continue
-        if filters.get(name):
-            if canonical not in filters[name]:
-                notes.append(f"The model proposed {name}={canonical!r}; kept the parser's {filters[name]!r}.")
-            continue
-        filters[name] = [canonical]
-    update: dict[str, Any] = {}
     if base is None:
-        for name in ("op", "metric", "order", "limit"):
-            value = getattr(route, name)
-            if value is not None:
-                update[name] = value
+        return None if route.tool == "search_commentary" else model_spec(parsed, route, question, engine, notes)
     try:
-        merged = QuerySpec.model_validate({**spec.model_dump(), **update, "filters": Filters(**filters).model_dump()})
+        proposed = QuerySpec.model_validate(route.spec_data())
     except ValidationError:
         notes.append("The model's spec fields were not valid; used the parser's reading.")
         return base
-    if base is None and merged.op in ("rows", "compare", "trend") and not merged.filters.benchmark \
-            and merged.metric not in SIZE_METRICS and not merged.filters.units:
-        # A ranking the model made up with no benchmark the question names would rank results
-        # of different benchmarks against each other: it is not run.
-        notes.append("The model proposed a ranking without a benchmark named in the question; not run.")
-        return None
-    return merged
+    filters = _ground_filters(proposed.filters, base.filters, parsed, question, engine, notes)
+    return base.model_copy(update={"filters": filters})

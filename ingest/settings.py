@@ -90,6 +90,11 @@ SETTINGS: list[Setting] = [
     Setting("agent_mode", "schema",
             "How the agent drives a model: schema (JSON-schema routing, for small local models) or tools "
             "(native tool calling, for models that support it)."),
+    Setting("route_tier", "auto",
+            "What a model fills when it routes a question: narrow (op, metric, order, limit and six filters; "
+            "what a ~0.5B model fills well), full (the whole query spec: grouping, aggregates, columns, system "
+            "names, sides) or auto (full for models whose name says more than 1B parameters, or with no size "
+            "through the openai backend; narrow otherwise)."),
     # --- serving ----------------------------------------------------------------------
     Setting("host", "127.0.0.1", "Address the API server binds to."),
     Setting("port", 8765, "Port of the API server.", int),

@@ -11,7 +11,7 @@ import pytest
 from assistant.agent import Agent
 from assistant.checks import NumberGuard
 from assistant.numbers import numbers_in, stated_numbers, unsupported_numbers
-from assistant.route import ROUTE_SCHEMA
+from assistant.route_schema import NarrowRoute, route_schema
 from assistant.answer import Passage
 from assistant.conversation import Conversation
 from assistant.engine import Engine
@@ -87,8 +87,8 @@ def test_schema_path_two_calls_words_from_tools_and_cites_rows(engine, settings)
     assert (answer.backend, answer.model) == ("scripted", "scripted")
     # the first call is schema-constrained and carries the parser's reading as hints
     first = llm.requests[0]
-    assert first["kwargs"]["schema"] == ROUTE_SCHEMA
-    assert '"benchmark": "llama2-70b-99.9"' in first["messages"][-1]["content"]
+    assert first["kwargs"]["schema"] == route_schema("narrow")
+    assert '"benchmark":"llama2-70b-99.9"' in first["messages"][-1]["content"]
     # the second call sees the tool results, not the schema
     assert "6.1-0001" in llm.requests[1]["messages"][-1]["content"]
     assert "schema" not in llm.requests[1]["kwargs"]
@@ -140,7 +140,7 @@ def test_the_parser_wins_a_conflict_on_a_named_filter(engine, settings):
 def test_the_model_may_fill_a_gap_the_question_names(settings):
     # The question names AMD, but the parser's reading handed to the model leaves submitter open:
     # the model's fix is grounded in the question, so it is applied.
-    from assistant.route import Route, merge_route
+    from assistant.route import merge_route
     from assistant.parse import parse
 
     engine = Engine.from_table(_table(), settings)
@@ -148,7 +148,7 @@ def test_the_model_may_fill_a_gap_the_question_names(settings):
     parsed = parse(question, engine.catalog)
     parsed.spec = parsed.spec.model_copy(update={"filters": parsed.spec.filters.model_copy(update={"submitter": None})})
     notes: list[str] = []
-    spec = merge_route(parsed, Route(**_route(submitter="amd")), question, engine, notes)
+    spec = merge_route(parsed, NarrowRoute(**_route(submitter="amd")), question, engine, notes)
     assert spec.filters.submitter == ["AMD"]
     assert engine.execute(spec).rows.iloc[0]["result"] == 500.0
 
@@ -414,7 +414,7 @@ def test_verdict_words_outside_a_claim_question_are_not_policed():
 
 
 def test_the_model_cannot_filter_by_what_an_is_it_true_question_checks(settings):
-    from assistant.route import Route, merge_route
+    from assistant.route import merge_route
     from assistant.parse import parse
 
     engine = Engine.from_table(_table(), settings)
@@ -422,7 +422,8 @@ def test_the_model_cannot_filter_by_what_an_is_it_true_question_checks(settings)
     parsed = parse(question, engine.catalog)
     assert parsed.checked and parsed.spec.filters.submitter is None
     notes: list[str] = []
-    spec = merge_route(parsed, Route(**_route(benchmark=None, scenario=None, submitter="AMD")), question, engine, notes)
+    route = NarrowRoute(**_route(benchmark=None, scenario=None, submitter="AMD"))
+    spec = merge_route(parsed, route, question, engine, notes)
     assert spec.filters.submitter is None and any("checks" in n for n in notes)
     assert engine.execute(spec).rows.iloc[0]["result"] == BEST  # Nvidia's, so the claim does not hold
 
@@ -467,7 +468,7 @@ def test_a_wording_that_leaves_out_the_figure_asked_for_is_not_shown(engine, set
 
 
 def test_a_ranking_the_model_invents_without_a_benchmark_is_not_run(settings):
-    from assistant.route import Route, merge_route
+    from assistant.route import merge_route
     from assistant.parse import parse
 
     engine = Engine.from_table(_table(), settings)
@@ -475,7 +476,7 @@ def test_a_ranking_the_model_invents_without_a_benchmark_is_not_run(settings):
     parsed = parse(question, engine.catalog)
     assert parsed.spec is None
     notes: list[str] = []
-    route = Route(**_route(benchmark="gpt-oss-120b", scenario=None, round=None))
+    route = NarrowRoute(**_route(benchmark="gpt-oss-120b", scenario=None, round=None))
     assert merge_route(parsed, route, question, engine, notes) is None
     assert any("without a benchmark" in n for n in notes)
 

@@ -206,3 +206,13 @@ def test_llamacpp_missing_file_answers_offline(engine, tmp_path):
     assert answer.backend == "offline" and answer.values[0].value == BEST
     assert "no GGUF model file" in " ".join(answer.notes)
     assert _ask("llamacpp", engine, settings_mod.load()).backend == "offline"  # no --model at all
+
+
+def test_openai_strict_mode_only_for_a_schema_that_requires_every_key():
+    from assistant.llm import LlamaIndexModel
+    from assistant.route_schema import route_schema
+
+    model = LlamaIndexModel(object(), schema_style="openai", model_name="m")
+    strict = {tier: model._schema_kwargs(route_schema(tier))["response_format"]["json_schema"]["strict"]
+              for tier in ("narrow", "full")}
+    assert strict == {"narrow": True, "full": False}
