@@ -33,7 +33,7 @@ from assistant.numbers import numbers_in, unsupported_numbers
 from assistant.parse import parse
 from assistant.parsed import Parsed
 from assistant.prompts import answer_system, answer_user, document_block
-from assistant.route import Example, hint, merge_route, route_messages
+from assistant.route import Example, hint, merge_route, repair_messages, route_messages
 from assistant.route_schema import RouteBase, pick_tier, route_model, route_schema
 from assistant.spec import QuerySpec
 from assistant.tools import Toolbox, ToolResult
@@ -41,6 +41,7 @@ from assistant.tools import Toolbox, ToolResult
 __all__ = ["Agent", "AgentBackend"]  # AgentBackend lives in assistant.backends.base; re-exported for callers
 
 _LOG = logging.getLogger(__name__)
+MAX_MODEL_CALLS = 3  # schema mode: route, at most one repair, wording
 
 
 @dataclasses.dataclass
@@ -243,28 +244,41 @@ class Agent:
 
     # --- schema path --------------------------------------------------------------------------
 
-    def _schema_plan(self, question: str, parsed: Parsed, toolbox: Toolbox, conversation: Any, scope: dict | None,
-                     notes: list[str]) -> _Plan:
-        route: RouteBase | None = None
+    def _ask_route(self, messages: list[dict[str, str]], notes: list[str]) -> tuple[RouteBase | None, str]:
+        """The model's route for the routing conversation (None when its reply does not parse)."""
         try:
-            messages = route_messages(question, parsed, self.tier, self.examples_for(question))
             reply = self._chat(messages, schema=route_schema(self.tier))
-            route = route_model(self.tier).model_validate(json.loads(reply.text))
+            return route_model(self.tier).model_validate(json.loads(reply.text)), reply.text
         except (ValueError, ValidationError) as exc:
             notes.append(f"The model's routing reply was not valid JSON for the schema ({type(exc).__name__}); "
                          "used the parser's reading.")
+            return None, ""
 
+    def _schema_plan(self, question: str, parsed: Parsed, toolbox: Toolbox, conversation: Any, scope: dict | None,
+                     notes: list[str]) -> _Plan:
+        messages = route_messages(question, parsed, self.tier, self.examples_for(question))
+        route, reply = self._ask_route(messages, notes)
         spec = merge_route(parsed, route, question, self.engine, notes)
         base_spec = parsed.spec
         want_docs = parsed.needs_commentary or (route is not None and route.tool in ("search_commentary", "both"))
         results: list[ToolResult] = []
         query: ToolResult | None = None
         if spec is not None:
-            query = toolbox.call("query_results", {"spec": spec.model_dump(exclude_defaults=True)})
+            query = _run(toolbox, spec)
+            if not query.ok and spec != base_spec and "suggestions" in query.content \
+                    and self.usage.calls <= MAX_MODEL_CALLS - 2:  # room for the repair and the wording
+                # One repair: the model sees why its spec did not run and the closest valid
+                # values. Route, repair and wording make at most MAX_MODEL_CALLS calls.
+                notes.append(f"The model's spec did not run ({query.content['error']}); asked the model once to "
+                             "repair it.")
+                fixed, _ = self._ask_route(repair_messages(messages, reply, query.content), notes)
+                repaired = merge_route(parsed, fixed, question, self.engine, notes) if fixed is not None else None
+                if repaired is not None and repaired != spec:
+                    spec, query = repaired, _run(toolbox, repaired)
             if not query.ok and base_spec is not None and spec != base_spec:
                 notes.append("The model's fix of the spec did not validate; ran the parser's reading.")
                 spec = base_spec
-                query = toolbox.call("query_results", {"spec": spec.model_dump(exclude_defaults=True)})
+                query = _run(toolbox, spec)
             results.append(query)
         if want_docs:
             search_query = (route.search_query if route and route.search_query else "") or question
@@ -323,6 +337,10 @@ class Agent:
             deterministic = compose(question, last.query_result, _with_spec(parsed, last.spec))
             return _Plan(results, deterministic, deterministic.answer, final_text=final_text)
         return _Plan(results, self._offline(question, parsed, conversation, scope), "", final_text=final_text)
+
+
+def _run(toolbox: Toolbox, spec: QuerySpec) -> ToolResult:
+    return toolbox.call("query_results", {"spec": spec.model_dump(exclude_defaults=True)})
 
 
 def _history(conversation: Any, budget: int) -> list[dict[str, str]]:

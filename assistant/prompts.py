@@ -18,6 +18,7 @@ ROUTE_SYSTEM = (
     "keep values that are right, fix wrong ones, use null for a filter the question does not name. "
     "Filters take exact table values; never add a name the question does not say."
 )
+REPAIR = "That reply did not run: {error}.{closest} Reply with the corrected JSON object."
 
 ANSWER_SYSTEM = (
     "You write short answers about MLPerf Inference results in {language}. Use only facts in the "

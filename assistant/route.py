@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from assistant.numbers import numbers_in
 from assistant.parsed import Parsed
-from assistant.prompts import ROUTE_SYSTEM
+from assistant.prompts import REPAIR, ROUTE_SYSTEM
 from assistant.route_schema import RouteBase, field_list, route_from_spec, route_schema
 from assistant.semantics import SIZE_METRICS
 from assistant.shapes.ranking import ATTRIBUTION
@@ -119,38 +119,55 @@ def route_messages(question: str, parsed: Parsed, tier: str = "narrow",
     return messages
 
 
+def repair_messages(messages: list[dict[str, str]], reply: str, error: dict[str, Any]) -> list[dict[str, str]]:
+    """The routing conversation once more, with the model's reply and why it did not run: the
+    executor's message and, per field, the closest valid values (`SpecError.suggestions`)."""
+    closest = "; ".join(f"{field}: {', '.join(map(str, values[:6]))}"
+                        for field, values in (error.get("suggestions") or {}).items() if values)
+    return [*messages, {"role": "assistant", "content": reply},
+            {"role": "user", "content": REPAIR.format(error=error.get("error", ""),
+                                                      closest=f" Closest valid values: {closest}." if closest else "")}]
+
+
 # --- what of the route is accepted ------------------------------------------------------------
 
-def _grounded(value: str, column: str, question: str, engine: Any) -> str | None:
-    """The exact table value for a model-proposed filter, but only if the question names it —
-    a model may fix a spec with what the question says, never add what it does not."""
+def _named(value: str, column: str, question: str, engine: Any) -> str | None | bool:
+    """The table value a model-proposed filter stands for if the question names it; None if
+    the question does not name it (a model may fix a spec with what the question says, never
+    add what it does not); False if it is no value of the table at all."""
     from assistant.catalog import compact
+    from assistant.executor import match_value
 
     catalog = engine.catalog
-    exact = {v.lower(): v for v in (catalog.rounds if column == "round" else catalog.values(column))}
-    canonical = exact.get(str(value).strip().lower())
-    if canonical is None:
-        return None
-    if compact(canonical) and compact(canonical) in compact(question):
-        return canonical
-    for match in catalog.resolve(question):
-        if match.column == column and canonical in match.values:
+    known = match_value(str(value).strip(), list(catalog.rounds if column == "round" else catalog.values(column)))
+    if not known:
+        return False
+    for canonical in known:
+        if compact(canonical) and compact(canonical) in compact(question):
             return canonical
+    for match in catalog.resolve(question):
+        if match.column == column:
+            for canonical in known:
+                if canonical in match.values:
+                    return canonical
     return None
 
 
 def _ground_filters(proposed: Filters, base: Filters, parsed: Parsed, question: str, engine: Any,
-                    notes: list[str]) -> Filters:
-    """`base` with the proposed filters the question grounds added where `base` has none."""
+                    notes: list[str], *, keep_unknown: bool = False) -> Filters:
+    """`base` with the proposed filters the question grounds added where `base` has none.
+    With `keep_unknown`, a value the table does not have at all is kept, so the executor names
+    the closest values and the model gets one repair."""
     filters = base.model_dump()
+    named_by_reader = {name for name, values in filters.items() if values}
     for name, values in proposed.model_dump(exclude_none=True).items():
         if name == "has_power":
             continue  # "power runs only" is the reader's to read: it changes which rows exist
         if isinstance(values, dict):  # a range: its bounds must be numbers the question states
             bounds = [v for v in values.values() if v is not None]
-            if not filters.get(name) and bounds and set(bounds) <= numbers_in(question):
+            if name not in named_by_reader and bounds and set(bounds) <= numbers_in(question):
                 filters[name] = Range(**values).model_dump()
-            elif not filters.get(name):
+            elif name not in named_by_reader:
                 notes.append(f"The model proposed {name}={values!r}, which the question does not state; ignored.")
             continue
         for value in values:
@@ -160,12 +177,15 @@ def _ground_filters(proposed: Filters, base: Filters, parsed: Parsed, question: 
                 notes.append(f"The model proposed {name}={value!r}; that is what the question checks, so the "
                              "ranking stays over everyone.")
                 continue
-            canonical = _grounded(value, name, question, engine)
-            if canonical is None:
+            canonical = _named(value, name, question, engine)
+            if canonical is False and keep_unknown and name not in named_by_reader:
+                filters[name] = [*(filters.get(name) or []), value]  # for the executor to judge
+                continue
+            if not canonical:
                 if value not in (filters.get(name) or []):
                     notes.append(f"The model proposed {name}={value!r}, which the question does not name; ignored.")
                 continue
-            if base.model_dump().get(name):
+            if name in named_by_reader:
                 if canonical not in filters[name]:
                     notes.append(f"The model proposed {name}={canonical!r}; kept the parser's {filters[name]!r}.")
                 continue
@@ -182,13 +202,18 @@ def model_spec(parsed: Parsed, route: RouteBase, question: str, engine: Any, not
     except ValidationError:
         notes.append("The model's spec fields were not valid; used the parser's reading.")
         return None
-    update: dict[str, Any] = {"filters": _ground_filters(proposed.filters, Filters(), parsed, question, engine, notes)}
+
+    def ground(filters: Filters) -> Filters:
+        return _ground_filters(filters, Filters(), parsed, question, engine, notes, keep_unknown=True)
+
+    update: dict[str, Any] = {"filters": ground(proposed.filters)}
     if proposed.other is not None:
-        update["other"] = _ground_filters(proposed.other, Filters(), parsed, question, engine, notes)
+        update["other"] = ground(proposed.other)
     if proposed.sides:
-        update["sides"] = [_ground_filters(side, Filters(), parsed, question, engine, notes) for side in proposed.sides]
+        update["sides"] = [ground(side) for side in proposed.sides]
     spec = proposed.model_copy(update=update)
-    if spec.op in ("rows", "compare", "trend") and not spec.filters.benchmark \
+    benchmarks = [b for b in spec.filters.benchmark or [] if _named(b, "benchmark", question, engine) is not False]
+    if spec.op in ("rows", "compare", "trend") and not benchmarks \
             and spec.metric not in SIZE_METRICS and not spec.filters.units:
         # A ranking with no benchmark the question names would rank results of different
         # benchmarks against each other: it is not run.

@@ -134,8 +134,8 @@ class Toolbox:
         spec = with_scope(spec if isinstance(spec, QuerySpec) else QuerySpec.model_validate(spec), self.scope)
         try:
             result = self.engine.execute(spec)
-        except SpecError as exc:
-            return {"error": str(exc)}
+        except SpecError as exc:  # the closest valid values let a model repair its spec once
+            return {"error": str(exc), "suggestions": exc.suggestions}
         self._last_query = (spec, result)
         return summarize_result(result)
 

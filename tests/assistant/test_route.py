@@ -157,3 +157,46 @@ def test_a_routing_prompt_stays_within_its_token_share(engine):
 
     for tier, share in (("narrow", 750), ("full", 900)):
         assert count_messages(route_messages(QUESTION, parse(QUESTION, engine.catalog), tier)) <= share, tier
+
+
+# --- one repair -------------------------------------------------------------------------------------------
+
+def test_a_spec_error_goes_back_to_the_model_once_with_the_closest_values(engine, settings):
+    wrong = dict(GROUPED_ROUTE, group_by=["vendor"])
+    wording = "In v6.1, NVIDIA, AMD and ChipCo chips have 1 result each."
+    agent, llm = _agent(engine, settings, [wrong, GROUPED_ROUTE, wording], model_name="qwen2.5-coder-1.5b-instruct")
+    answer = agent.answer(GROUPED)
+    repair = llm.requests[1]["messages"]
+    assert repair[-2] == {"role": "assistant", "content": json.dumps(wrong)}
+    assert "cannot group by 'vendor'" in repair[-1]["content"] and "accelerator_vendor" in repair[-1]["content"]
+    assert "schema" in llm.requests[1]["kwargs"] and "schema" not in llm.requests[2]["kwargs"]
+    assert answer.query["group_by"] == ["accelerator_vendor"] and answer.answer == wording
+    assert answer.llm_calls == 3 and any("repair" in n for n in answer.notes)
+
+
+def test_an_unknown_value_is_repaired_to_one_the_question_names(engine, settings):
+    wrong = dict(GROUPED_ROUTE, filters={"round": ["v6.1-closed"]})
+    agent, llm = _agent(engine, settings, [wrong, GROUPED_ROUTE, "NVIDIA, AMD and ChipCo: 1 result each in v6.1."],
+                        model_name="qwen2.5-coder-1.5b-instruct")
+    answer = agent.answer(GROUPED)
+    assert "no round 'v6.1-closed'" in llm.requests[1]["messages"][-1]["content"]
+    assert "v6.1" in llm.requests[1]["messages"][-1]["content"].split("Closest valid values:")[1]
+    assert answer.query["filters"]["round"] == ["v6.1"] and answer.llm_calls == 3
+
+
+def test_a_failed_repair_shows_the_offline_answer_and_makes_no_fourth_call(engine, settings):
+    wrong = dict(GROUPED_ROUTE, group_by=["vendor"])
+    agent, llm = _agent(engine, settings, [wrong, wrong, "should not be asked", "nor this"],
+                        model_name="qwen2.5-coder-1.5b-instruct")
+    answer = agent.answer(GROUPED)
+    from assistant.offline import answer_question
+
+    assert answer.llm_calls <= 3 and llm.remaining >= 1
+    assert answer.answer == answer_question(GROUPED, engine=engine, settings=settings).answer
+
+
+def test_the_readers_own_reading_is_never_sent_for_repair(engine, settings):
+    agent, llm = _agent(engine, settings, [_route(), "Big box: 1,136,100.47 Tokens/s."],
+                        model_name="qwen2.5-coder-0.5b-instruct")
+    agent.answer(QUESTION.replace("v6.1", "v6.0"))  # the reader's spec runs (empty or not): no repair
+    assert len(llm.requests) <= 2

@@ -48,6 +48,7 @@ def test_a_spec_the_executor_rejects_is_an_error_result(engine):
     bad = {"filters": {"benchmark": ["llama9-1t"]}}
     result = Toolbox(engine).call("query_results", {"spec": bad})
     assert not result.ok and "llama9-1t" in result.content["error"]
+    assert result.content["suggestions"]["benchmark"]  # the closest valid values, for one repair
 
 
 def test_bad_arguments_and_unknown_tools_are_error_results(engine):
