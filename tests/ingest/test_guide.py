@@ -118,3 +118,57 @@ def test_sections_are_single_paragraphs(guide_sections):
     bad = [f"{name} '## {heading}'" for heading, (name, text) in guide_sections.items()
            if not text or "\n\n" in text or text.lstrip().startswith("#")]
     assert not bad, f"sections that are empty or not one paragraph: {bad}"
+
+
+# --- The Swedish guide (data/guide/sv/) lines up with the English one section by section ---
+
+GUIDE_SV = GUIDE / "sv"
+# Numbers, rounds and benchmark keys; a trailing "," or "." (end of a clause or sentence) is dropped so
+# that where a number falls in the sentence, which differs between the languages, does not count.
+FACTS = re.compile(r"v\d+\.\d+|\d[\d,.]*|[a-z0-9.-]+-\d+(?:\.\d+)?")
+FIRST_APPEARS_SV = re.compile(r"första gången i datamaterialet i (v\d+(?:\.\d+)*)")
+
+
+def _facts(text: str) -> set[str]:
+    return {token.rstrip(".,") for token in FACTS.findall(text)}
+
+
+@pytest.mark.parametrize("path", _guide_files(), ids=lambda p: p.name)
+def test_every_english_section_has_a_swedish_section_with_the_same_facts(path):
+    swedish = GUIDE_SV / path.name
+    assert swedish.is_file(), f"no Swedish guide file {swedish.relative_to(PROJECT)} for {path.name}"
+    english_sections = _split(path)[1]
+    swedish_sections = _split(swedish)[1]
+    missing = [h for h in english_sections if h not in swedish_sections]
+    extra = [h for h in swedish_sections if h not in english_sections]
+    assert not missing and not extra, f"sv/{path.name}: headings missing {missing}, not in English {extra}"
+    wrong = []
+    for heading, english in english_sections.items():
+        sv = swedish_sections[heading]
+        if not sv or "\n\n" in sv or sv.startswith("#"):
+            wrong.append(f"'## {heading}': not one non-empty paragraph")
+        en_facts, sv_facts = _facts(english), _facts(sv)
+        if en_facts != sv_facts:
+            wrong.append(f"'## {heading}': only in English {sorted(en_facts - sv_facts)}, "
+                         f"only in Swedish {sorted(sv_facts - en_facts)}")
+        if FIRST_APPEARS_SV.findall(sv) != FIRST_APPEARS.findall(english):
+            wrong.append(f"'## {heading}': first-appearance rounds {FIRST_APPEARS_SV.findall(sv)} in Swedish, "
+                         f"{FIRST_APPEARS.findall(english)} in English")
+    assert not wrong, f"sv/{path.name}:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("path", sorted(GUIDE_SV.glob("*.md")), ids=lambda p: p.name)
+def test_swedish_front_matter(path):
+    assert (GUIDE / path.name).is_file(), f"sv/{path.name} has no English original"
+    front, _ = _split(path)
+    for event in yaml.parse(front):
+        assert not isinstance(event, yaml.AliasEvent), f"sv/{path.name}: YAML alias in the front matter"
+        assert getattr(event, "anchor", None) is None, f"sv/{path.name}: YAML anchor in the front matter"
+    meta = yaml.safe_load(front)
+    english = yaml.safe_load(_split(GUIDE / path.name)[0])
+    assert isinstance(meta, dict), f"sv/{path.name}: front matter is not a mapping"
+    assert meta.get("language") == "sv", f"sv/{path.name}: language must be 'sv'"
+    assert meta.get("kind") == "guide", f"sv/{path.name}: kind must be 'guide'"
+    assert isinstance(meta.get("title"), str) and meta["title"].strip(), f"sv/{path.name}: no title"
+    assert meta["title"] != english["title"], f"sv/{path.name}: the title is not translated"
+    assert meta.get("urls") == english["urls"], f"sv/{path.name}: urls differ from the English file's"
