@@ -135,7 +135,7 @@ def _facts(text: str) -> set[str]:
 
 @pytest.mark.parametrize("path", _guide_files(), ids=lambda p: p.name)
 def test_every_english_section_has_a_swedish_section_with_the_same_facts(path):
-    swedish = GUIDE_SV / path.name
+    swedish = GUIDE_SV / f"{path.stem}.sv.md"  # its own file name: a document id is its file name
     assert swedish.is_file(), f"no Swedish guide file {swedish.relative_to(PROJECT)} for {path.name}"
     english_sections = _split(path)[1]
     swedish_sections = _split(swedish)[1]
@@ -159,13 +159,14 @@ def test_every_english_section_has_a_swedish_section_with_the_same_facts(path):
 
 @pytest.mark.parametrize("path", sorted(GUIDE_SV.glob("*.md")), ids=lambda p: p.name)
 def test_swedish_front_matter(path):
-    assert (GUIDE / path.name).is_file(), f"sv/{path.name} has no English original"
+    original = GUIDE / path.name.replace(".sv.md", ".md")
+    assert original.is_file(), f"sv/{path.name} has no English original"
     front, _ = _split(path)
     for event in yaml.parse(front):
         assert not isinstance(event, yaml.AliasEvent), f"sv/{path.name}: YAML alias in the front matter"
         assert getattr(event, "anchor", None) is None, f"sv/{path.name}: YAML anchor in the front matter"
     meta = yaml.safe_load(front)
-    english = yaml.safe_load(_split(GUIDE / path.name)[0])
+    english = yaml.safe_load(_split(original)[0])
     assert isinstance(meta, dict), f"sv/{path.name}: front matter is not a mapping"
     assert meta.get("language") == "sv", f"sv/{path.name}: language must be 'sv'"
     assert meta.get("kind") == "guide", f"sv/{path.name}: kind must be 'guide'"

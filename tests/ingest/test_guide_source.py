@@ -46,7 +46,9 @@ The Offline scenario sends every query at once and measures throughput.
 def test_the_default_sources_file_reads_the_guide_from_the_clone(tmp_path):
     entries = sources.load_sources(PROJECT / "data" / "sources.toml")
     guide = [s for s in entries if s.kind == "guide"]
-    assert len(guide) == 1 and guide[0].root == "clone" and guide[0].path == "data/guide"
+    assert [(s.root, s.path, s.language) for s in guide] == [("clone", "data/guide", "en"),
+                                                              ("clone", "data/guide/sv", "sv")]
+    guide = guide[:1]
     files = sources.local_files(guide, tmp_path, 100)  # the mirror root plays no part
     assert sorted(f.path.name for f in files) == sorted(p.name for p in (PROJECT / "data" / "guide").glob("*.md"))
     assert all(f.path.parent == PROJECT / "data" / "guide" and f.rel.startswith("data/guide/") for f in files)
@@ -116,4 +118,5 @@ def test_a_clone_not_named_main_reads_its_own_guide(tmp_path):
                           env=dict(env, PYTHONPATH=str(clone)))
     assert proc.returncode == 0, proc.stderr
     paths = proc.stdout.split()
-    assert paths and all(Path(p).parent == clone / "data" / "guide" for p in paths)
+    assert paths and all(Path(p).parent in (clone / "data" / "guide", clone / "data" / "guide" / "sv") for p in paths)
+    assert any(Path(p).parent == clone / "data" / "guide" / "sv" for p in paths)  # the Swedish guide too
