@@ -49,7 +49,7 @@ _TOKEN = re.compile(r"[0-9a-zåäöéüæø]+(?:\.[0-9]+)*")
 # Tokens shaped like a chip model number (H300, MI400X, B400, TPU7): if the table has no such
 # chip, a question about it must get "no data", not the best result of some other chip.
 _CHIP_SHAPED = re.compile(r"^(?:mi|gb|gh|vr|h|b|a|l|t|rtx|tpu|gaudi)\d{1,4}[a-z]{0,2}$")
-_ROUND = re.compile(r"(?<![\w.])(?:v|version\s+|round\s+|runda\s+)?(\d{1,2})\.(\d{1,2})(?![\w.])", re.I)
+_ROUND = re.compile(r"(?<![\w.])(?:v|version\s+|round\s+|runda\s+)?(\d{1,2})\.(\d{1,2})(?![\w]|\.\d)", re.I)
 
 
 def compact(text: str) -> str:
@@ -317,14 +317,15 @@ class Catalog:
         """Part of a system's name ("ThinkSystem SR680a V3", "XE9680"): every system whose name
         contains it. Only name-like words (letters and digits, not a chip model number, which
         must stay a chip or no_data) and never stop words."""
-        if len(key) < 5 or not re.search(r"\d", key) or not re.search(r"[a-z]", key):
+        lettered = len(words) >= 2 and len(key) >= 9  # "strix halo", "pro max": two words, no digits
+        if len(key) < 5 or not (re.search(r"\d", key) or lettered) or not re.search(r"[a-z]", key):
             return None, 0.0
         if any(w in _STOP for w in words) or (len(words) == 1 and _CHIP_SHAPED.match(key)):
             return None, 0.0
         if self._system_keys is None:
             self._system_keys = [(compact(n), n) for n in self.vocab.get("system_name", [])]
         names = [n for k, n in self._system_keys if key in k]
-        if not names or len(names) > 40:
+        if not names or len(names) > (40 if re.search(r"\d", key) else 5):
             return None, 0.0
         return [_Entry("system_name", tuple(names), key)], 95.0
 

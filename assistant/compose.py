@@ -21,7 +21,8 @@ from assistant.answer import Answer, Citation, Passage, Value
 ROW_FIELDS = ["result_id", "result_url", "round", "division", "availability", "system_type", "submitter",
               "system_name", "platform", "number_of_nodes", "total_accelerators", "accelerator",
               "accelerator_family", "benchmark", "scenario", "result", "units", "value", "value_unit",
-              "host_processor", "framework", "precision", "accuracy", "power_result", "power_units"]
+              "host_processor", "framework", "precision", "accuracy", "power_result", "power_units",
+              "accelerators_per_node"]
 MAX_CITED_ROWS = 50
 DERIVED_LABEL = "derived, not an official MLPerf metric"
 
@@ -367,12 +368,12 @@ def _compose_aggregate(question: str, result: Any, parsed: Any) -> Answer:
     if spec.group_by and spec.aggregate == "count" and spec.column is None and keys != ["round"]:
         # A list question: "which benchmarks are in v6.1" -> the names, with their row counts.
         names = sorted(label_of(r) for r in records)
-        if keys[0] in ("accelerator_family", "accelerator_vendor", "accelerator"):
+        if keys[-1] in ("accelerator_family", "accelerator_vendor", "accelerator"):
             names = [("none (CPU only)" if lang != "sv" else "none (endast CPU)") if n in ("none", "N/A") else n
                      for n in names]
         where = f" in {scope}" if scope else ""
-        text = (f"{len(names)} {_plural(keys[0], lang)}{where}: " if lang != "sv" else
-                f"{len(names)} {_plural(keys[0], lang)}{' i ' + scope if scope else ''}: ") + ", ".join(names) + "."
+        text = (f"{len(names)} {_plural(keys[-1], lang)}{where}: " if lang != "sv" else
+                f"{len(names)} {_plural(keys[-1], lang)}{' i ' + scope if scope else ''}: ") + ", ".join(names) + "."
     else:
         parts = [f"{label_of(r)}: {semantics.format_number(r['value'], lang=lang)}" for r in records]
         where = f" ({scope})" if scope else ""

@@ -64,7 +64,9 @@ def _choose(r: Reading) -> list[Match]:
         possessive = r.text[span[1]:span[1] + 2] in ("'s", "’s") or said.endswith(("'s", "’s")) or (
             said.endswith("s") and not group[0].alias.lower().endswith("s"))  # "nvidias"
         if "submitter" in cols and "accelerator_vendor" in cols:
-            if any(t.last == first for t in r.tagged("cue", "by")) or possessive or r.has("operation", "submit"):
+            counted = r.has("operation", "count") and r.has("measure", "results")  # "how many results had X"
+            if any(t.last == first for t in r.tagged("cue", "by")) or possessive or r.has("operation", "submit") \
+                    or (counted and not families and not any(t.first == after for t in r.tagged("grouping"))):
                 chosen.append(cols["submitter"])
             elif any(t.first == after for t in r.tags if t.kind in ("grouping", "attribute")
                      and t.value in ("accelerator_family", "total_accelerators", "accelerator", "host_processor")):
@@ -182,7 +184,7 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
                   inherited_column=inherit.count_column if inherit else None)
     # Follow-ups: a question about the previous rows, or the previous question with a changed filter.
     if previous:
-        field_name = _field_question(r, explicit)
+        field_name = _field_question(r, explicit) or _bare_field(r, explicit)
         if field_name:
             parsed.intent, parsed.field, parsed.followup = "field", field_name, True
             return parsed
@@ -243,12 +245,21 @@ def _followup(ctx: Context, previous: dict[str, Any]) -> Parsed:
     ctx.side_column = previous.get("side_column")
     ctx.count_column = previous.get("count_column")
     name = _INTENT_SHAPES.get(previous.get("shape") or previous.get("intent") or "best", "best")
+    if r.top_n and name in ("best", "worst", "top", "lookup", "benchmark", "best_latency"):
+        name, ctx.limit = "top", r.top_n  # "show the top 3"
     return run(name, ctx)
 
 
-def _field_question(r: Reading, explicit: dict[str, list[str]]) -> str | None:
+def _bare_field(r: Reading, explicit: dict[str, list[str]]) -> str | None:
+    """"How many nodes?" right after an answer, naming nothing: a field of its rows."""
+    if explicit or r.known_rounds or len(r.tokens) > 5 or not r.has("attribute"):
+        return None
+    return _field_question(r, explicit, pronoun=False)
+
+
+def _field_question(r: Reading, explicit: dict[str, list[str]], *, pronoun: bool = True) -> str | None:
     """"How many nodes did it have?": a field of the previous answer's rows."""
-    if explicit.get("benchmark") or not r.has("cue", "pronoun"):
+    if explicit.get("benchmark") or (pronoun and not r.has("cue", "pronoun")):
         return None
     order = ("number_of_nodes", "total_accelerators", "host_processor", "framework", "precision", "availability",
              "system_name", "accelerator")

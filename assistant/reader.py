@@ -76,6 +76,26 @@ def _outside_entities(tags: list[Tag], matches: list[Match]) -> list[Tag]:
     return [t for t in tags if not any(s <= t.start and t.end <= e for s, e in spans)]
 
 
+# A phrase of one kind hides what its words mean in another: "at least" is a comparator, not the
+# direction "least"; "single node" is a scope, not a question about nodes.
+_SHADOWS = {"comparator": ("direction",), "scope": ("attribute",)}
+
+
+def _shadowed(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> list[Tag]:
+    """Tags hidden under a phrase of another kind. A comparator hides only when a number stands
+    by it: Swedish "högst" is "at most" in "högst 8 GPU:er" but "highest" in "högst resultat"."""
+    def active(t: Tag) -> bool:
+        if t.kind != "comparator":
+            return True
+        return _quantity(tokens, t.last, lex) is not None or _quantity(tokens, t.first - 1, lex) is not None
+
+    covers = [(t.first, t.last, hidden) for t in tags if active(t) for hidden in _SHADOWS.get(t.kind, ())]
+    return [t for t in tags if not any(t.kind == hidden and first <= t.first and t.last <= last
+                                       and (t.first, t.last) != (first, last) or (
+                                           t.kind == hidden and (t.first, t.last) == (first, last))
+                                       for first, last, hidden in covers)]
+
+
 def _quantity(tokens: list[Token], i: int, lex: lexicon.Lexicon) -> tuple[float, int] | None:
     """The number at token i, times a scale word after it ("1 million", "1.5m", "2k"), and the
     index of the token after it; None when token i is not a number."""
@@ -109,12 +129,12 @@ def _condition(kind: str, n: float, unit: Tag, tokens: list[Token], first: int) 
     return Condition(column, lo, hi, " ".join(t.text for t in tokens[first:unit.last]), _RESULT_UNITS.get(unit.value))
 
 
-def _conditions(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> list[Condition]:
+def _conditions(text: str, tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> list[Condition]:
     """Numeric conditions: comparator + number + unit ("more than 64 accelerators", "under 10 ms",
     "above 1 million tokens/s"), "64 or more GPUs", exact counts ("with 8 GPUs", "on just one
     GPU", "72 GPUs each"), and the scopes "multi-node", "single node", "single GPU"."""
-    out: list[Condition] = []
-    for comp in (t for t in tags if t.kind == "comparator"):
+    out: list[Condition] = _ranges(tags, tokens, lex)
+    for comp in (t for t in tags if t.kind == "comparator" and t.value != "between"):
         q = _quantity(tokens, comp.last, lex)  # "more than 64 …"
         unit = _unit_after(tags, q[1]) if q else None
         first = comp.first
@@ -127,8 +147,12 @@ def _conditions(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> l
     for i in range(len(tokens)):
         q = _quantity(tokens, i, lex)
         unit = _unit_after(tags, q[1]) if q else None
-        if q and unit and unit.last < len(tokens) and tokens[unit.last].text in _EACH and unit.value in _WHOLE:
-            out.append(_condition("eq", q[0], unit, tokens, i))  # "72 GPUs each"
+        if not (q and unit and unit.value in _WHOLE):
+            continue
+        each = unit.last < len(tokens) and tokens[unit.last].text in _EACH  # "72 GPUs each"
+        hyphen = q[1] == unit.first and text[tokens[q[1] - 1].end:tokens[unit.first].start] == "-"  # "72-GPU"
+        if each or hyphen:
+            out.append(_condition("eq", q[0], unit, tokens, i))
     for scope, column, (lo, hi) in _SCOPES:
         hit = next((t for t in tags if t.kind == "scope" and t.value == scope), None)
         if hit:
@@ -137,6 +161,27 @@ def _conditions(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> l
     for c in out:  # one condition per column: the first the question states
         kept.setdefault(c.column, c)
     return list(kept.values())
+
+
+_TO = {"and", "to", "till", "och", "-"}
+
+
+def _ranges(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> list[Condition]:
+    """"between 9 and 16 GPUs", "from 2 to 4 nodes", "2 to 4 nodes": both bounds."""
+    out = []
+    for i in range(len(tokens)):
+        low = _quantity(tokens, i, lex)
+        if low is None or low[1] >= len(tokens) or tokens[low[1]].text not in _TO:
+            continue
+        high = _quantity(tokens, low[1] + 1, lex)
+        unit = _unit_after(tags, high[1]) if high else None
+        if high is None or unit is None or high[0] < low[0]:
+            continue
+        first = i - 1 if any(t.kind == "comparator" and t.value == "between" and t.last == i for t in tags) else i
+        column = "result" if unit.value in _RESULT_UNITS else unit.value
+        out.append(Condition(column, low[0], high[0], " ".join(t.text for t in tokens[max(first, 0):unit.last]),
+                             _RESULT_UNITS.get(unit.value)))
+    return out
 
 
 def _top_n(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> int | None:
@@ -156,13 +201,13 @@ def read(question: str, catalog: Catalog) -> Reading:
     language = lexicon.detect_language(tokens, text)
     lex = lexicon.load(language)
     matches = catalog.resolve(text)
-    tags = _outside_entities(lex.tag(tokens), matches)
+    tags = _shadowed(_outside_entities(lex.tag(tokens), matches), tokens, lex)
     known, unknown = catalog.round_mentions(text)
     for m in matches:
         if m.column == "round":
             known.extend(v for v in m.values if v not in known)
     known = [r for r in catalog.rounds if r in known]  # oldest first
-    conditions = _conditions(tags, tokens, lex) + _per_node(tokens, matches)
+    conditions = _conditions(text, tags, tokens, lex) + _per_node(tokens, matches)
     return Reading(text=text, language=language, tokens=tokens, tags=tags, matches=matches,
                    known_rounds=known, unknown_rounds=unknown, conditions=conditions, top_n=_top_n(tags, tokens, lex))
 

@@ -141,6 +141,8 @@ def list_of(ctx: Context, target: str) -> Parsed:
         parsed.notes.append(ctx.say(f"No round named: using the latest round, {rounds[0]}.",
                                     f"Ingen runda angiven: senaste rundan används, {rounds[0]}."))
     target = _READABLE.get(target, target)
+    # A system is read with who submitted it ("VibeHPC / ThinkSystem ..."): names alone can be anonymous.
+    keys = ["submitter", target] if target == "system_name" else [target]
     parsed.spec = QuerySpec(op="aggregate", filters=filters_of(ctx.explicit, rounds, parsed), aggregate="count",
-                            group_by=[target], limit=1000)
+                            group_by=keys, limit=1000)
     return parsed

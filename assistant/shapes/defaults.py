@@ -13,7 +13,7 @@ from assistant.spec import Filters
 # The scenario assumed when none is named, most preferred first (an MLPerf Inference default;
 # a dataset card will carry it).
 SCENARIO_PREFERENCE = ["Offline", "Server", "Interactive", "SingleStream", "MultiStream"]
-_NOT_SIDES = {"round", "scenario", "division", "benchmark"}
+_NOT_SIDES = {"round", "division", "benchmark"}
 
 
 def latest(catalog: Catalog, rounds: list[str]) -> list[str]:

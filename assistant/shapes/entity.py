@@ -15,8 +15,11 @@ NAMED = ("system_name", "platform", "submitter", "accelerator_family", "accelera
 SYSTEMS = ("system_name", "platform")
 OVERVIEW_GROUPS = ["round", "benchmark", "scenario"]
 # Attribute tags in the order a question about several is answered; the first is the answer.
-ATTRIBUTES = ("availability", "number_of_nodes", "total_accelerators", "host_processor", "framework", "precision",
-              "accuracy", "power_result", "accelerator", "system_name")
+ATTRIBUTES = ("accelerator", "system_name", "accelerators_per_node", "availability", "division", "system_type",
+              "number_of_nodes", "total_accelerators", "host_processor", "framework", "precision", "accuracy",
+              "power_result")
+# Columns whose values a question offers as alternatives to ask which holds ("available or preview?").
+CHOICES = ("availability", "division", "system_type")
 
 
 def _named(ctx: Context) -> list[str]:
@@ -54,11 +57,12 @@ def _attribute(ctx: Context) -> str | None:
     """The field asked for; "is X (commercially) available?" names availability as a value.
     A number right before the word describes the system ("the 512-GPU system"), it does not ask."""
     r = ctx.reading
+    bounded = {c.column for c in r.conditions}  # "with 8 GPUs" is a condition, not a question
     values = list(dict.fromkeys(t.value for t in r.tagged("attribute")
-                                if lexicon.number_value(r.word(t.first - 1), {}) is None))
-    if ctx.explicit.get("availability") and ctx.reading.has("cue", "yes_no"):
-        values = ["availability", *values]
-    return next((a for a in ATTRIBUTES if a in values), None)
+                                if lexicon.number_value(r.word(t.first - 1), {}) is None and t.value not in bounded))
+    asked = [c for c in CHOICES if ctx.explicit.get(c) and (
+        r.has("cue", "yes_no") or r.has("cue", "alternative") or len(ctx.explicit[c]) > 1)]
+    return next((a for a in (*asked, *ATTRIBUTES) if a in values or a in asked), None)
 
 
 # Asking for the result itself ("what did X score") is a lookup, not an attribute question.

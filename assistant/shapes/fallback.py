@@ -25,7 +25,10 @@ def _unknown_identifiers(ctx: Context) -> list[str]:
 
 
 def _refuse_applies(ctx: Context) -> bool:
-    return ctx.reading.has("cue", "code") or bool(_unknown_identifiers(ctx))
+    r = ctx.reading
+    # Prices and costs are not in any results table; a document may state one ("according to").
+    money = r.has("measure", "money") and not words.needs_commentary(r)
+    return r.has("cue", "code") or bool(_unknown_identifiers(ctx)) or money
 
 
 @shape("refuse", priority=10, example="SELECT * FROM results; DROP TABLE results",
@@ -38,7 +41,13 @@ def refuse(ctx: Context) -> Parsed:
     unknown = _unknown_identifiers(ctx)
     measures = "throughput or latency (the result), power, efficiency, per-accelerator figures, system size"
     measures_sv = "genomströmning eller latens (resultatet), effekt, effektivitet, per accelerator, systemstorlek"
-    if unknown:
+    if ctx.reading.has("measure", "money") and not unknown:
+        parsed.message = ctx.say(
+            "The results have no prices or costs, so I cannot answer that from the data; they have throughput "
+            "or latency, power and system size. For a price stated in an article, ask what the article says.",
+            "Resultaten har inga priser eller kostnader, så det kan jag inte svara på ur datan; de har "
+            "genomströmning eller latens, effekt och systemstorlek. Fråga vad en artikel säger om ett pris.")
+    elif unknown:
         parsed.message = ctx.say(
             f"The data has no column or measure called {', '.join(repr(u) for u in unknown)}. "
             f"It has: {measures}.",
@@ -82,7 +91,10 @@ def clarify(ctx: Context) -> Parsed:
     parsed.intent = "clarify"
     parsed.status = "clarify"
     latest = ctx.catalog.latest_round or ""
-    parsed.message = ctx.say(
+    said = ctx.reading.text.strip()
+    parsed.message = ctx.say(f"“{said}” is not in the data I know. ", f"”{said}” finns inte i datan jag känner. ") \
+        if any(t.text.isalpha() for t in ctx.reading.tokens) else ""
+    parsed.message += ctx.say(
         f"I answer questions about MLPerf Inference results ({', '.join(ctx.catalog.rounds)}) and the commentary "
         "on them. Name a chip, a company, a benchmark or a round, or pick one of these:",
         f"Jag svarar på frågor om MLPerf Inference-resultat ({', '.join(ctx.catalog.rounds)}) och kommentarerna "

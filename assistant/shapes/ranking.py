@@ -178,7 +178,8 @@ def rank(ctx: Context, intent: str) -> Parsed:
 
 def _compare_applies(ctx: Context) -> bool:
     r = ctx.reading
-    return r.has("operation", "compare") or (ctx.two_sides and (words.best(r) or words.worst(r)))
+    offered = words.best(r) or words.worst(r) or r.has("cue", "alternative")  # "gb300 or gb200 for ..."
+    return r.has("operation", "compare") or (ctx.two_sides and offered)
 
 
 def _trend_applies(ctx: Context) -> bool:

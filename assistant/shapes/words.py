@@ -34,8 +34,9 @@ def counted_words(r: Reading) -> list[int]:
     tag = next(iter(r.tagged("operation", "count")), None)
     if tag is None:
         return []
-    distinct = {t.first for t in r.tagged("cue", "distinct")}
-    return [i for i in range(tag.last, min(tag.last + 4, len(r.tokens))) if i not in distinct][:3]
+    skip = {t.first for t in r.tagged("cue", "distinct")} | {
+        i for i, tok in enumerate(r.tokens) for m in r.matches if m.span[0] <= tok.start and tok.end <= m.span[1]}
+    return [i for i in range(tag.last, min(tag.last + 8, len(r.tokens))) if i not in skip][:3]
 
 
 def _tagged_at(r: Reading, index: int, kind: str, *values: str) -> bool:
@@ -116,6 +117,8 @@ def is_followup(r: Reading, explicit: dict[str, list[str]], rounds: list[str]) -
     has_shape = r.has("operation", "count", "new", "list", "trend", "compare")
     short = len(r.tokens) <= 9
     prep = r.has("cue", "followup_prep") and r.text.rstrip().endswith("?") and len(r.text) <= 48
+    if r.top_n and len(r.tokens) <= 5 and not explicit:  # "show the top 3"
+        return True
     return (r.has("cue", "followup") or prep) and short and not has_shape and bool(explicit or rounds)
 
 
