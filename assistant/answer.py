@@ -43,6 +43,7 @@ class Passage(BaseModel):
     language: str | None = None
     page: int | None = None
     kind: str = "doc"  # doc | card
+    doc_kind: str = ""  # what the document is: guide, news, vendor-blog, supplemental-discussion, ...
     score: float | None = None
 
 

@@ -11,6 +11,7 @@ import threading
 from typing import Any
 
 from assistant.answer import Passage
+from assistant.retrieval import Want
 from ingest import settings as settings_mod
 
 
@@ -60,12 +61,12 @@ class Engine:
         return validate(spec, self.table)
 
     def search(self, query: str, k: int | None = None, rounds: list[str] | None = None,
-               kind: str = "doc") -> list[Passage]:
+               kind: str = "doc", want: Want | None = None) -> list[Passage]:
         from assistant.retrieval import search
 
         if self.store is None:
             return []
-        return search(self.store, query, int(k or self.settings.retrieval_k), rounds=rounds, kind=kind)
+        return search(self.store, query, int(k or self.settings.retrieval_k), rounds=rounds, kind=kind, want=want)
 
     def describe(self) -> dict[str, Any]:
         """What the data holds, for the agent's describe tool and the UI sidebar."""

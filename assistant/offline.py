@@ -12,6 +12,7 @@ from typing import Any
 
 from assistant.answer import Answer
 from assistant.parsed import Parsed
+from assistant.retrieval import Want
 
 
 def _no_data(question: str, text: str, notes: list[str] | None = None, query: dict | None = None) -> Answer:
@@ -110,7 +111,7 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
 def _quote_sources(question: str, answer: Answer, engine: Any, parsed: Any, rounds: list[str] | None) -> None:
     from assistant import compose
 
-    passages = _passages(question, engine, rounds)
+    passages = _passages(question, engine, rounds, parsed)
     if passages:
         extra = compose.compose_commentary(question, passages, parsed)
         answer.passages = extra.passages
@@ -160,6 +161,9 @@ def _claim_check(engine: Any, spec: Any, parsed: Any) -> Any:
     from assistant.parse import ATTRIBUTION
 
     loose = spec.filters.model_copy(update=dict.fromkeys(ATTRIBUTION))
+    named = [v for m in parsed.entities if m.column == "benchmark" for v in m.values]
+    if named:  # the figure may be the -99 variant's when -99.9 was picked ("llama2 70b server")
+        loose = loose.model_copy(update={"benchmark": named})
     wide = engine.execute(spec.model_copy(update={"filters": loose, "limit": 1000, "dedupe": False}))
     if wide.empty:
         return None
@@ -185,21 +189,65 @@ def _claim_check(engine: Any, spec: Any, parsed: Any) -> Any:
     return None
 
 
-def _passages(question: str, engine: Any, rounds: list[str] | None) -> list:
+# Entities whose names a document about them carries in its title or source.
+_NAMED = ("submitter", "accelerator_vendor", "accelerator_family", "accelerator", "system_name", "benchmark")
+
+
+def _want(parsed: Parsed | None, rounds: list[str] | None) -> Want:
+    """What the question asks of the documents besides its words (retrieval boosts)."""
+    if parsed is None:
+        return Want(rounds=tuple(rounds or ()))
+    names = tuple(dict.fromkeys(n for m in parsed.entities if m.column in _NAMED for n in (m.text, *m.values[:3])))
+    guide = parsed.intent == "define" or (parsed.reading is not None and parsed.reading.has("cue", "define"))
+    return Want(rounds=tuple(rounds or ()), names=names, guide=guide, language=parsed.language)
+
+
+def _passages(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed | None = None) -> list:
     try:
-        return engine.search(question, rounds=rounds)
+        return engine.search(question, rounds=rounds, want=_want(parsed, rounds))
     except Exception:  # the commentary store is optional for numeric answers
         return []
 
 
+def _facts(parsed: Parsed, engine: Any) -> list[str]:
+    """What the table adds to a definition: when a benchmark first appears, and how many
+    results it has in the latest round (each figure computed here from the table)."""
+    from assistant import templates
+    from assistant.spec import Filters, QuerySpec
+
+    catalog = engine.catalog
+    out: list[str] = []
+    for m in parsed.entities:
+        if m.column != "benchmark":
+            continue
+        rounds = catalog.rounds_with(list(m.values))
+        if not rounds:
+            continue
+        out.append(templates.text(parsed.language, "docs", "first_round", term=m.values[0], round=rounds[0]))
+        result = engine.execute(QuerySpec(op="aggregate", aggregate="count",
+                                          filters=Filters(benchmark=list(m.values), round=rounds[-1:])))
+        if result.value:
+            out.append(templates.text(parsed.language, "docs", "results_in", count=int(result.value),
+                                      round=rounds[-1]))
+        break
+    return out
+
+
 def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[str]] | None) -> Answer:
     from assistant.compose import compose_commentary
+    from assistant.compose_docs import asked_figure, define_answer, figure_answer
 
     rounds = parsed.explicit.get("round") or (scope or {}).get("round")
-    passages = _passages(question, engine, rounds)
+    passages = _passages(question, engine, rounds, parsed)
     if not passages and rounds:
-        passages = _passages(question, engine, None)
-    answer = compose_commentary(question, passages, parsed)
+        passages = _passages(question, engine, None, parsed)
+    figure = asked_figure(parsed)
+    if parsed.intent == "define":
+        answer = define_answer(question, passages, parsed, _facts(parsed, engine))
+    elif figure and passages:
+        answer = figure_answer(question, passages, parsed, figure)
+    else:
+        answer = compose_commentary(question, passages, parsed)
     answer.query = {"parsed": parsed.state()}
     from assistant import readout
 

@@ -6,7 +6,9 @@ nothing here parses, follows or executes anything inside it.
 
 from __future__ import annotations
 
+import math
 import re
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 from assistant.answer import Passage
@@ -56,6 +58,7 @@ def to_passage(hit: dict[str, Any]) -> Passage:
         language=_known(meta.get("language")),
         page=_int_or_none(meta.get("page")),
         kind=str(meta.get("kind") or "doc"),
+        doc_kind=str(meta.get("doc_kind") or ""),
         score=None if score is None else float(score),
     )
 
@@ -72,19 +75,81 @@ def filter_rounds(passages: Iterable[Passage], rounds: list[str] | None, k: int)
     return (matching + general)[:k]
 
 
-def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind: str = "doc") -> list[Passage]:
-    """Top-k passages of `kind` ("doc" commentary or "card" entity cards) for `query`.
+@dataclass(frozen=True)
+class Want:
+    """What the question says about the passages it wants, beyond its words: the rounds named,
+    the organisations and products named, and whether it asks what a term means (the guide)."""
 
-    Chroma cannot filter a comma-separated metadata string by member, so when rounds are
-    given we over-fetch and filter here.
-    """
+    rounds: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+    guide: bool = False
+    language: str = "en"
+
+
+FETCH = 60  # candidates from the vector index before reranking
+RRF_K = 20  # reciprocal-rank fusion constant: small, because the candidate lists are short
+BOOST = 1.0 / (RRF_K + 1)  # a boost is worth a first place in one of the two rankings
+_WORD = re.compile(r"[0-9a-zåäöéü][0-9a-zåäöéü.%]*", re.I)
+_STOP = set("""the a an of in on for and or to is are was were what why how did does do which who with by about that
+this it its from at as be has have had any all more most than then them they their there these those per vs
+mlperf inference round rounds result results benchmark benchmarks according say says said article report
+vad varför hur och i på för att det den som är var med om av till enligt vilken vilket vilka har hade""".split())
+
+
+def _terms(text: str) -> set[str]:
+    return {w.lower().rstrip(".") for w in _WORD.findall(text) if w.lower() not in _STOP and len(w) > 2}
+
+
+def rerank(query: str, passages: list[Passage], want: Want) -> list[Passage]:
+    """Vector order fused with a lexical order (the question's rare words, names and numbers in
+    the text, title and source), plus boosts for the rounds, names and document kind asked for."""
+    terms = _terms(query) | {n.lower() for n in want.names}
+    texts = [(p.text + " " + p.title + " " + p.source).lower() for p in passages]
+    words = [_terms(t) for t in texts]
+    df = {t: sum(t in ws or t in tx for ws, tx in zip(words, texts)) for t in terms}
+    n = len(passages) or 1
+    lexical = [sum(math.log(1 + n / df[t]) for t in terms if df[t] and (t in ws or (" " in t and t in tx)))
+               for ws, tx in zip(words, texts)]
+    lex_rank = {i: r for r, i in enumerate(sorted(range(len(passages)), key=lambda i: -lexical[i]))}
+    names = [nm.lower() for nm in want.names]
+    scored = []
+    for i, p in enumerate(passages):
+        score = 1 / (RRF_K + i + 1) + (1 / (RRF_K + lex_rank[i] + 1) if lexical[i] else 0.0)
+        if want.rounds and set(want.rounds) & set(p.rounds):
+            score += BOOST
+        head = (p.title + " " + p.source).lower()
+        if any(nm in head for nm in names):
+            score += BOOST  # the named organisation wrote or is the subject of the document
+        if want.guide and p.doc_kind == "guide":
+            score += 2 * BOOST
+        if want.guide and p.doc_kind == "guide" and p.language and p.language == want.language:
+            score += BOOST
+        scored.append((score, i, p))
+    return [p for _, _, p in sorted(scored, key=lambda t: (-t[0], t[1]))]
+
+
+def dedupe(passages: Iterable[Passage]) -> list[Passage]:
+    """One passage per distinct text: overlapping chunks and repeated boilerplate quote once."""
+    seen: set[str] = set()
+    out = []
+    for p in passages:
+        key = " ".join(p.text.lower().split())[:400]
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(p)
+    return out
+
+
+def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind: str = "doc",
+           want: Want | None = None) -> list[Passage]:
+    """Top-k passages of `kind` ("doc" commentary and guide, or "card" entity cards) for `query`:
+    over-fetched from the vector index, deduplicated, reranked (`rerank`), and restricted to the
+    rounds asked for (round-less passages, like the guide, stay)."""
     if store is None or not (query or "").strip() or k <= 0:
         return []
+    want = want or Want(rounds=tuple(rounds or ()))
     where = {"kind": kind} if kind else None
-    fetch = k * 4 if rounds else k
-    hits = store.search(query, fetch, where=where)
-    found = filter_rounds((to_passage(h) for h in hits), rounds, k)
-    if rounds and len(found) < k and len(hits) >= fetch:  # the round's passages rank lower: look deeper once
-        hits = store.search(query, k * 25, where=where)
-        found = filter_rounds((to_passage(h) for h in hits), rounds, k)
-    return found
+    hits = store.search(query, max(FETCH, k * 4), where=where)
+    ranked = rerank(query, dedupe(to_passage(h) for h in hits), want)
+    return filter_rounds(ranked, rounds, k)

@@ -50,7 +50,11 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     statuses: dict[str, int] = {}
     for record in records:
         statuses[record.get("status", "?")] = statuses.get(record.get("status", "?"), 0) + 1
+    judged = [r for r in records if "retrieved_gold" in (r.get("eval") or {})]
+    recall = {"n": len(judged), "hits": sum(bool(r["eval"]["retrieved_gold"]) for r in judged)}
+    recall["recall_at_5"] = recall["hits"] / recall["n"] if recall["n"] else None
     return {
+        "retrieval": recall,
         "total": total, "passed": passed, "accuracy": passed / total if total else 0.0,
         "facets": {f: {k: {"n": v[0], "passed": v[1], "accuracy": v[1] / v[0]} for k, v in sorted(cells.items())}
                    for f, cells in facets.items()},
@@ -68,6 +72,10 @@ def summary_table(summary: dict[str, Any], label: str = "") -> str:
     lines = [f"{label + ': ' if label else ''}{summary['passed']}/{summary['total']} passed "
              f"({_pct(summary['accuracy'])}); latency p50 {summary['latency_ms']['p50']:.0f} ms, "
              f"p90 {summary['latency_ms']['p90']:.0f} ms; tokens mean {summary['tokens']['mean']:.0f}"]
+    recall = summary.get("retrieval") or {}
+    if recall.get("n"):
+        lines.append(f"  retrieval recall@5 of the gold document: {recall['hits']}/{recall['n']} "
+                     f"({_pct(recall['recall_at_5'])})")
     for facet in ("kind", "needs", "lang"):
         lines.append(f"  by {facet}:")
         for key, cell in summary["facets"][facet].items():

@@ -60,7 +60,25 @@ def make_record(question: Question, answer: dict[str, Any]) -> dict[str, Any]:
     record["score"] = score_question(question, answer)
     record["eval"] = {"kind": question.expected.kind, "needs": question.needs, "lang": question.lang,
                       "tags": list(question.tags)}
+    if question.gold_doc:
+        record["eval"]["gold_doc"] = question.gold_doc
+        record["eval"]["retrieved_gold"] = retrieved_gold(answer, question.gold_doc, RECALL_K)
     return record
+
+
+RECALL_K = 5
+
+
+def retrieved_gold(answer: dict[str, Any], gold_doc: str, k: int = RECALL_K) -> bool:
+    """Whether one of the answer's first k distinct retrieved documents is the gold document
+    (passage ids are `doc:<file>:<chunk>`)."""
+    docs: list[str] = []
+    for passage in answer.get("passages") or []:
+        parts = str(passage.get("id", "")).split(":")
+        doc = parts[1] if len(parts) >= 3 else str(passage.get("source", ""))
+        if doc not in docs:
+            docs.append(doc)
+    return gold_doc in docs[:k]
 
 
 def _safe_answer(fn: AnswerFn, question: Question) -> dict[str, Any]:

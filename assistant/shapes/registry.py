@@ -91,4 +91,4 @@ def run(name: str, ctx: Context) -> Parsed:
 
 def _load() -> None:
     """Import the shape modules once (they register themselves)."""
-    from assistant.shapes import counting, entity, fallback, ranking  # noqa: F401
+    from assistant.shapes import counting, documents, entity, fallback, ranking  # noqa: F401

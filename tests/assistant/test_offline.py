@@ -155,7 +155,7 @@ def test_commentary_is_extractive_with_sources(results_table):
                            "AMD showed MI355X results for the first time.")
 
     class FakeEngine(Engine):
-        def search(self, query, k=None, rounds=None, kind="doc"):
+        def search(self, query, k=None, rounds=None, kind="doc", want=None):
             return [passage]
 
     eng = FakeEngine.from_table(results_table, settings=settings_mod.load())

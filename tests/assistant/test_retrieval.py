@@ -1,0 +1,39 @@
+"""Retrieval that honours the question: reranked by its rare words and names, boosted for the
+rounds, organisations and document kind it asks for, deduplicated. Small inline passages."""
+
+from __future__ import annotations
+
+from assistant.answer import Passage
+from assistant.retrieval import Want, dedupe, rerank
+
+
+def _p(i: int, text: str, **kw) -> Passage:
+    return Passage(id=f"doc:d{i}.md:0", text=text, title=kw.pop("title", f"Doc {i}"), **kw)
+
+
+def test_a_rare_word_of_the_question_lifts_the_passage_that_has_it():
+    passages = [_p(0, "MLPerf Inference results were published this week."),
+                _p(1, "Results across the suite."),
+                _p(2, "The co-chair said the suite saw its biggest revision ever.")]
+    ranked = rerank("who called it the biggest revision", passages, Want())
+    assert ranked[0].id == "doc:d2.md:0"
+
+
+def test_the_named_organisation_and_round_are_boosted():
+    passages = [_p(0, "A result.", rounds=["v5.1"]), _p(1, "A result.", rounds=["v6.0"], title="AMD blog"),
+                _p(2, "A result.", rounds=["v6.0"])]
+    ranked = rerank("a result", passages, Want(rounds=("v6.0",), names=("AMD",)))
+    assert [p.id for p in ranked] == ["doc:d1.md:0", "doc:d2.md:0", "doc:d0.md:0"]
+
+
+def test_a_definition_prefers_the_guide_in_the_question_language():
+    passages = [_p(0, "Offline was used by many.", doc_kind="news"),
+                _p(1, "Offline is the scenario where all queries arrive at once.", doc_kind="guide", language="en"),
+                _p(2, "Offline är scenariot där alla frågor kommer på en gång.", doc_kind="guide", language="sv")]
+    assert rerank("vad betyder Offline?", passages, Want(guide=True, language="sv"))[0].id == "doc:d2.md:0"
+    assert rerank("what does Offline mean?", passages, Want(guide=True, language="en"))[0].id == "doc:d1.md:0"
+
+
+def test_repeated_text_is_kept_once():
+    passages = [_p(0, "Same  text here."), _p(1, "same text here."), _p(2, "Other text.")]
+    assert [p.id for p in dedupe(passages)] == ["doc:d0.md:0", "doc:d2.md:0"]
