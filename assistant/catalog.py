@@ -35,6 +35,9 @@ COLUMN_PRIORITY = {
     "submitter": 5, "system_name": 6, "platform": 7, "scenario": 8, "division": 9, "availability": 10,
     "system_type": 11,
 }
+# Parts of document file names that say what kind of document it is, not who wrote it.
+_DOC_WORDS = {"news", "analysis", "blog", "vendor", "press", "release", "sv", "es", "en", "guide", "inference",
+              "results", "mlperf"}
 # Columns whose names take a possessive ("NVIDIA's", typed "nvidias").
 _OWNERS = ("submitter", "accelerator_vendor")
 # Words never worth a fuzzy match (they look like entity names to an edit distance).
@@ -99,6 +102,10 @@ class Catalog:
     _fuzzy_keys: list[str] = field(default_factory=list, repr=False)
     _chip_keys: list[str] | None = field(default=None, repr=False)
     _system_keys: list[tuple[str, str]] | None = field(default=None, repr=False)
+    # Who wrote the indexed documents ("ieee spectrum", "storagereview", "supplemental discussion"),
+    # read from their file names: naming one asks what that document says.
+    publishers: dict[str, str] = field(default_factory=dict)
+    publisher_docs: dict[str, list[str]] = field(default_factory=dict)  # publisher -> its document ids
 
     # --- construction ---------------------------------------------------------------------
     @classmethod
@@ -328,6 +335,36 @@ class Catalog:
         if not names or len(names) > (40 if re.search(r"\d", key) else 5):
             return None, 0.0
         return [_Entry("system_name", tuple(names), key)], 95.0
+
+    def add_publishers(self, document_ids: Iterable[str]) -> None:
+        """Publisher phrases from document file names (`v6.0_storagereview_nvidia-news.md`): each
+        `_` part that is not a round, a document type or a name the table already knows."""
+        for doc in document_ids:
+            stem = re.sub(r"\.(md|pdf|txt|html?)$", "", str(doc))
+            if not re.match(r"v\d", stem):  # commentary is named by round; the guide's files are not sources
+                continue
+            for part in stem.split("_"):
+                words = [w for w in part.split("-") if w]
+                if not words or _ROUND.fullmatch(part) or any(w in _DOC_WORDS for w in words):
+                    continue
+                key = compact(" ".join(words))
+                if len(key) >= 4 and key not in self._index:
+                    self.publishers[key] = " ".join(words)
+                    self.publisher_docs.setdefault(" ".join(words), []).append(str(doc))
+
+    def publisher_mentions(self, text: str) -> list[tuple[str, tuple[int, int]]]:
+        """Publishers named in `text`, with their character spans (a possessive 's is allowed)."""
+        if not self.publishers:
+            return []
+        tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text.lower())]
+        found = []
+        for size in (3, 2, 1):
+            for i in range(0, len(tokens) - size + 1):
+                key = "".join(t for t, _, _ in tokens[i:i + size])
+                name = self.publishers.get(key) or (self.publishers.get(key[:-1]) if key.endswith("s") else None)
+                if name and not any(s <= tokens[i][1] < e for _, (s, e) in found):
+                    found.append((name, (tokens[i][1], tokens[i + size - 1][2])))
+        return found
 
     def values(self, column: str) -> list[str]:
         return list(self.vocab.get(column, []))

@@ -44,7 +44,10 @@ class Engine:
                 if self._catalog is None:
                     from assistant.catalog import Catalog
 
-                    self._catalog = Catalog.from_table(self.table)
+                    catalog = Catalog.from_table(self.table)
+                    documents = (self.store.manifest or {}).get("document_ids") if self.store is not None else None
+                    catalog.add_publishers(documents or [])
+                    self._catalog = catalog
         return self._catalog
 
     def execute(self, spec: Any) -> Any:
@@ -61,12 +64,13 @@ class Engine:
         return validate(spec, self.table)
 
     def search(self, query: str, k: int | None = None, rounds: list[str] | None = None,
-               kind: str = "doc", want: Want | None = None) -> list[Passage]:
+               kind: str = "doc", want: Want | None = None, doc_kind: str | None = None) -> list[Passage]:
         from assistant.retrieval import search
 
         if self.store is None:
             return []
-        return search(self.store, query, int(k or self.settings.retrieval_k), rounds=rounds, kind=kind, want=want)
+        return search(self.store, query, int(k or self.settings.retrieval_k), rounds=rounds, kind=kind, want=want,
+                      doc_kind=doc_kind)
 
     def describe(self) -> dict[str, Any]:
         """What the data holds, for the agent's describe tool and the UI sidebar."""

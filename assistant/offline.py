@@ -193,19 +193,36 @@ def _claim_check(engine: Any, spec: Any, parsed: Any) -> Any:
 _NAMED = ("submitter", "accelerator_vendor", "accelerator_family", "accelerator", "system_name", "benchmark")
 
 
-def _want(parsed: Parsed | None, rounds: list[str] | None) -> Want:
+def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) -> Want:
     """What the question asks of the documents besides its words (retrieval boosts)."""
     if parsed is None:
         return Want(rounds=tuple(rounds or ()))
     names = tuple(dict.fromkeys(n for m in parsed.entities if m.column in _NAMED for n in (m.text, *m.values[:3])))
-    guide = parsed.intent == "define" or (parsed.reading is not None and parsed.reading.has("cue", "define"))
-    return Want(rounds=tuple(rounds or ()), names=names, guide=guide, language=parsed.language)
+    r = parsed.reading
+    guide = parsed.intent == "define" or (r is not None and r.has("cue", "define"))
+    publishers = list(r.publishers) if r is not None else []
+    docs = [d for name in publishers for d in (catalog.publisher_docs.get(name, []) if catalog is not None else [])]
+    if rounds:  # documents are named by round: the named publisher's piece on the round asked
+        docs = [d for d in docs if any(d.startswith(rnd + "_") for rnd in rounds)] or docs
+    return Want(rounds=tuple(rounds or ()), names=names + tuple(publishers), guide=guide, language=parsed.language,
+                documents=tuple(docs))
 
 
 def _passages(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed | None = None) -> list:
     try:
-        return engine.search(question, rounds=rounds, want=_want(parsed, rounds))
+        return engine.search(question, rounds=rounds, want=_want(parsed, rounds, engine.catalog))
     except Exception:  # the commentary store is optional for numeric answers
+        return []
+
+
+def _guide(question: str, parsed: Parsed, engine: Any) -> list:
+    """Guide sections for a definition, looked up by the term itself (its heading) and by the question."""
+    term = next((m.text for m in parsed.entities), "")
+    want = Want(names=(term,) if term else (), guide=True, language=parsed.language)
+    try:
+        found = engine.search(term, k=6, want=want, doc_kind="guide") if term else []
+        return found + engine.search(question, k=6, want=want, doc_kind="guide")
+    except Exception:  # the commentary store is optional
         return []
 
 
@@ -243,7 +260,7 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
         passages = _passages(question, engine, None, parsed)
     figure = asked_figure(parsed)
     if parsed.intent == "define":
-        answer = define_answer(question, passages, parsed, _facts(parsed, engine))
+        answer = define_answer(question, _guide(question, parsed, engine) + passages, parsed, _facts(parsed, engine))
     elif figure and passages:
         answer = figure_answer(question, passages, parsed, figure)
     else:

@@ -50,6 +50,7 @@ class Reading:
     conditions: list[Condition] = field(default_factory=list)
     top_n: int | None = None
     inherited: bool = False  # the second part of a two-part question: "they" means the first part's rows
+    publishers: list[str] = field(default_factory=list)  # document publishers named ("ieee spectrum")
 
     def has(self, kind: str, *values: str) -> bool:
         """True when a tag of `kind` (with one of `values`, if given) is in the question."""
@@ -89,7 +90,8 @@ def _shadowed(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> lis
             return True
         return _quantity(tokens, t.last, lex) is not None or _quantity(tokens, t.first - 1, lex) is not None
 
-    covers = [(t.first, t.last, hidden) for t in tags if active(t) for hidden in _SHADOWS.get(t.kind, ())]
+    tags = [t for t in tags if active(t)]  # a comparator with no number by it says nothing ("from", "with")
+    covers = [(t.first, t.last, hidden) for t in tags for hidden in _SHADOWS.get(t.kind, ())]
     return [t for t in tags if not any(t.kind == hidden and first <= t.first and t.last <= last
                                        and (t.first, t.last) != (first, last) or (
                                            t.kind == hidden and (t.first, t.last) == (first, last))
@@ -208,8 +210,16 @@ def read(question: str, catalog: Catalog) -> Reading:
             known.extend(v for v in m.values if v not in known)
     known = [r for r in catalog.rounds if r in known]  # oldest first
     conditions = _conditions(text, tags, tokens, lex) + _per_node(tokens, matches)
+    publishers = catalog.publisher_mentions(text)
+    tags += [Tag("cue", "source", _token_index(tokens, s), _token_index(tokens, e - 1) + 1, s, e, name)
+             for name, (s, e) in publishers]
     return Reading(text=text, language=language, tokens=tokens, tags=tags, matches=matches,
-                   known_rounds=known, unknown_rounds=unknown, conditions=conditions, top_n=_top_n(tags, tokens, lex))
+                   known_rounds=known, unknown_rounds=unknown, conditions=conditions, top_n=_top_n(tags, tokens, lex),
+                   publishers=[name for name, _ in publishers])
+
+
+def _token_index(tokens: list[Token], char: int) -> int:
+    return next((i for i, t in enumerate(tokens) if t.start <= char < t.end or t.start >= char), len(tokens) - 1)
 
 
 _TIMES = re.compile(r"^(\d{1,3})x$")
@@ -229,6 +239,10 @@ def _per_node(tokens: list[Token], matches: list[Match]) -> list[Condition]:
     return out
 
 
+# Prepositions that may stand between "and" and the question word ("…, and from which round?").
+_LEADS = {"from", "in", "on", "for", "since", "at", "från", "i", "på", "för", "sedan"}
+
+
 def parts(r: Reading) -> list[str]:
     """The questions inside a two-part question, or [] for one question.
 
@@ -242,6 +256,8 @@ def parts(r: Reading) -> list[str]:
         nxt = conj.last
         if conj.first < 2 or nxt >= len(r.tokens) - 1:
             continue
+        if r.word(nxt) in _LEADS and nxt + 1 < len(r.tokens) - 1:
+            nxt += 1
         if any(t.first == nxt for t in r.tagged("cue", "clause")):
             first = r.text[:conj.start].rstrip(" ,;")
             second = r.text[r.tokens[nxt].start:]

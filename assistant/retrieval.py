@@ -84,6 +84,7 @@ class Want:
     names: tuple[str, ...] = ()
     guide: bool = False
     language: str = "en"
+    documents: tuple[str, ...] = ()  # ids of documents the question names by their publisher
 
 
 FETCH = 60  # candidates from the vector index before reranking
@@ -117,9 +118,11 @@ def rerank(query: str, passages: list[Passage], want: Want) -> list[Passage]:
         score = 1 / (RRF_K + i + 1) + (1 / (RRF_K + lex_rank[i] + 1) if lexical[i] else 0.0)
         if want.rounds and set(want.rounds) & set(p.rounds):
             score += BOOST
-        head = (p.title + " " + p.source).lower()
+        head = (p.title + " " + p.source + " " + p.id.replace("-", " ").replace("_", " ")).lower()
         if any(nm in head for nm in names):
             score += BOOST  # the named organisation wrote or is the subject of the document
+        if want.documents and p.id.split(":")[1:2] and p.id.split(":")[1] in want.documents:
+            score += 2 * BOOST  # the document the question names
         if want.guide and p.doc_kind == "guide":
             score += 2 * BOOST
         if want.guide and p.doc_kind == "guide" and p.language and p.language == want.language:
@@ -142,7 +145,7 @@ def dedupe(passages: Iterable[Passage]) -> list[Passage]:
 
 
 def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind: str = "doc",
-           want: Want | None = None) -> list[Passage]:
+           want: Want | None = None, doc_kind: str | None = None) -> list[Passage]:
     """Top-k passages of `kind` ("doc" commentary and guide, or "card" entity cards) for `query`:
     over-fetched from the vector index, deduplicated, reranked (`rerank`), and restricted to the
     rounds asked for (round-less passages, like the guide, stay)."""
@@ -150,6 +153,12 @@ def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind
         return []
     want = want or Want(rounds=tuple(rounds or ()))
     where = {"kind": kind} if kind else None
+    if where and doc_kind:  # e.g. only the guide, for a definition
+        where = {"$and": [where, {"doc_kind": doc_kind}]}
     hits = store.search(query, max(FETCH, k * 4), where=where)
+    if want.documents and where:  # a named publisher's document, even when it ranks below the cut-off
+        named = {"$and": [where, {"doc_id": {"$in": list(want.documents)}}]}
+        seen = {h.get("id") for h in hits}
+        hits += [h for h in store.search(query, 2 * k, where=named) if h.get("id") not in seen]
     ranked = rerank(query, dedupe(to_passage(h) for h in hits), want)
     return filter_rounds(ranked, rounds, k)

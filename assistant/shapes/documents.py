@@ -7,15 +7,15 @@ from assistant.shapes.registry import Context, shape
 
 # Named things the guide explains; a question naming a chip or a company is about results.
 TERMS = ("benchmark", "scenario", "division", "availability", "system_type", "units")
-_NOT_DEFINING = ("results", "throughput", "tokens", "samples", "queries", "power", "efficiency", "per_accelerator",
-                 "size", "latency")
+# Measures that make "what is the ..." a question about results, not about a term.
+_NOT_DEFINING = ("size", "money")
 
 
 def _define_applies(ctx: Context) -> bool:
     r = ctx.reading
     if not r.has("cue", "define") or r.has("direction") or r.has("comparator") or ctx.rounds:
         return False
-    if r.has("operation", "count", "list", "new", "gone", "trend", "compare", "who", "appearances"):
+    if r.has("operation", "count", "list", "new", "gone", "trend", "who", "appearances"):
         return False
     if r.has("measure", *_NOT_DEFINING):
         return False
