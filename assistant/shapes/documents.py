@@ -19,6 +19,8 @@ def _define_applies(ctx: Context) -> bool:
         return False
     if r.has("measure", *_NOT_DEFINING):
         return False
+    if r.has("cue", "source", "source_weak", "commentary"):  # "what is X, according to Y": Y's words, not ours
+        return False
     return all(column in TERMS for column, values in ctx.explicit.items() if values)
 
 
