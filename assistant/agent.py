@@ -26,10 +26,10 @@ from pydantic import ValidationError
 
 from assistant.answer import Answer, Passage
 from assistant.backends.base import AgentBackend, offline_fallback, words
-from assistant.checks import VERDICT_ASKED, NumberGuard, key_values, labelled_numbers, mislabelled_numbers, refusal
+from assistant.checks import VERDICT_ASKED, WordingGuard, check_wording, result_values
 from assistant.compose import compose, doc_citations
 from assistant.llm import ChatModel, Reply, Usage, is_unreachable, redact
-from assistant.numbers import numbers_in, unsupported_numbers
+from assistant.facts import Facts, build_facts
 from assistant.parse import parse
 from assistant.parsed import Parsed
 from assistant.prompts import answer_system, answer_user, document_block
@@ -186,33 +186,26 @@ class Agent:
               streaming: bool) -> Iterator[str]:
         """Get the model's wording, check it, and return the text to show (the deterministic
         answer when the wording fails a check). Streamed pieces are yielded as they pass."""
-        results, deterministic, table_text = plan.results, plan.deterministic, plan.table_text
-        allowed: set[float] = set()
-        for r in results:
-            if r.name != "search_commentary":
-                allowed |= numbers_in(r.text())
-        allowed |= numbers_in(table_text)
-
+        facts = self._facts(question, parsed, plan)
         text: str | None = plan.final_text
-        bad: list[str] = []
+        problem: str | None = None
         streamed = False  # model text already shown to a streaming reader
         # A claim question's wording is checked whole before anyone sees it (see checks.unchecked_verdict).
         verdict_question = bool(VERDICT_ASKED.search(question))
         if plan.messages is not None:
             try:
                 if streaming and not verdict_question:
-                    guard = NumberGuard(allowed, key_values(deterministic) if deterministic.status == "answered"
-                                        else [])
+                    guard = WordingGuard(facts)
                     for delta in self._stream(plan.messages):
                         piece = guard.feed(delta)
                         if piece:
                             yield piece
-                        if guard.bad:
+                        if guard.problem:
                             break
                     tail = guard.finish()
                     if tail:
                         yield tail
-                    text, bad = guard.text.strip(), guard.bad
+                    text, problem = guard.text.strip(), guard.problem
                     streamed = guard.emitted > 0
                 else:
                     text = self._chat(plan.messages).text.strip()
@@ -220,27 +213,32 @@ class Agent:
                 notes.append(redact(f"The model failed while writing the answer ({type(exc).__name__}); "
                                     "showing the deterministic answer.", self.secrets))
                 text = None
-        if text is not None and not bad:
-            sources = [r.text() for r in results if r.name != "search_commentary"] + [table_text]
-            bad = unsupported_numbers(text, allowed) or mislabelled_numbers(text, labelled_numbers(sources))
-        why = refusal(question, text, parsed, results, deterministic, table_text) if text and not bad else None
-        if why:
-            notes.append(why + "; showing the deterministic answer.")
-            bad, text = [], None
-        if text and not bad:
+        if text and not problem:
+            problem = check_wording(text, facts)
+        if text and not problem:
             if streaming and plan.messages is None:
                 yield from words(text)
             return text
-        if bad:
-            notes.append(f"The model's wording stated {', '.join(bad[:5])}, which no tool result contains; "
-                         "showing the deterministic answer instead.")
-        elif text is not None and not text:
+        if problem:
+            notes.append(problem + "; showing the deterministic answer.")
+        elif text is not None or self.mode == "tools":
             notes.append("The model wrote no answer; showing the deterministic answer.")
         if streaming:
             if streamed:
                 yield "\n\n"
-            yield from words(deterministic.answer)
-        return deterministic.answer
+            yield from words(plan.deterministic.answer)
+        return plan.deterministic.answer
+
+    def _facts(self, question: str, parsed: Parsed, plan: _Plan) -> Facts:
+        """What the tool results say, for the wording checks."""
+        passages = _merge_passages(plan.deterministic.passages, [p for r in plan.results for p in r.passages])
+        facts = build_facts(
+            plan.deterministic.model_copy(update={"passages": passages}), question=question,
+            table_texts=[r.text() for r in plan.results if r.name != "search_commentary"], table_text=plan.table_text,
+            catalog=self.engine.catalog, claimed=parsed.claimed,
+            items=[i for r in plan.results if r.query_result is not None for i in r.query_result.items])
+        facts.result_figures |= result_values(plan.results)
+        return facts
 
     # --- schema path --------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from assistant.agent import Agent
-from assistant.checks import NumberGuard
+from assistant.checks import WordingGuard
 from assistant.numbers import numbers_in, stated_numbers, unsupported_numbers
 from assistant.route_schema import NarrowRoute, route_schema
 from assistant.answer import Passage
@@ -29,7 +29,7 @@ def _table():
             accelerator_vendor="NVIDIA", result_id="6.1-0001", total_accelerators=8),
         row(result=500.0, submitter="AMD", system_name="Red box", accelerator_family="MI355X",
             accelerator_vendor="AMD", result_id="6.1-0002"),
-        row(result=700.0, scenario="Server", submitter="Nvidia", result_id="6.1-0003"),
+        row(result=700.0, scenario="Server", submitter="Nvidia", system_name="Small box", result_id="6.1-0003"),
         row(round="v6.0", round_order=600, result=900.0, result_id="6.0-0004"),
     )
 
@@ -116,9 +116,9 @@ def test_a_computed_ratio_is_refused(engine, settings):
 
 
 def test_invalid_routing_json_uses_the_parser_reading(engine, settings):
-    agent, _ = _agent(engine, settings, ["this is not json", "Big box: 1,136,100.47 Tokens/s."])
+    agent, _ = _agent(engine, settings, ["this is not json", "Nvidia's Big box: 1,136,100.47 Tokens/s."])
     answer = agent.answer(QUESTION)
-    assert answer.answer == "Big box: 1,136,100.47 Tokens/s."
+    assert answer.answer == "Nvidia's Big box: 1,136,100.47 Tokens/s."
     assert answer.values[0].value == BEST
     assert any("not valid JSON" in n for n in answer.notes)
 
@@ -214,7 +214,7 @@ def test_conversation_history_reaches_the_final_prompt(engine, settings):
     conversation = Conversation()
     agent, _ = _agent(engine, settings, [_route(), "Big box: 1,136,100.47 Tokens/s."])
     conversation.add(QUESTION, agent.answer(QUESTION, conversation=conversation))
-    agent2, llm = _agent(engine, settings, [_route(scenario="Server"), "In Server: 700 Tokens/s."])
+    agent2, llm = _agent(engine, settings, [_route(scenario="Server"), "In Server: Nvidia's Small box, 700 Tokens/s."])
     answer = agent2.answer("And in the Server scenario?", conversation=conversation)
     assert QUESTION in [m["content"] for m in llm.requests[1]["messages"]]
     assert answer.values[0].value == 700.0
@@ -223,10 +223,10 @@ def test_conversation_history_reaches_the_final_prompt(engine, settings):
 # --- streaming --------------------------------------------------------------------------
 
 def test_streaming_yields_the_checked_text_then_the_answer(engine, settings):
-    agent, _ = _agent(engine, settings, [_route(), "Big box led with 1,136,100.47 Tokens/s."])
+    agent, _ = _agent(engine, settings, [_route(), "Nvidia's Big box led with 1,136,100.47 Tokens/s."])
     pieces = list(agent.run(QUESTION, streaming=True))
     final = pieces[-1]
-    assert "".join(pieces[:-1]) == final.answer == "Big box led with 1,136,100.47 Tokens/s."
+    assert "".join(pieces[:-1]) == final.answer == "Nvidia's Big box led with 1,136,100.47 Tokens/s."
 
 
 def test_streaming_never_shows_an_unsupported_number(engine, settings):
@@ -262,11 +262,11 @@ def test_tools_path_bad_tool_name_is_an_error_the_model_sees(engine, settings):
     agent, llm = _agent(engine, settings, [
         tool_calls(("drop_table", {"name": "results"})),
         tool_calls(("query_results", {"spec": SPEC})),
-        "Big box: 1,136,100.47 Tokens/s.",
+        "Nvidia's Big box: 1,136,100.47 Tokens/s.",
     ], mode="tools")
     answer = agent.answer(QUESTION)
     assert "unknown tool 'drop_table'" in llm.requests[1]["messages"][-1]["content"]
-    assert answer.answer == "Big box: 1,136,100.47 Tokens/s."
+    assert answer.answer == "Nvidia's Big box: 1,136,100.47 Tokens/s."
 
 
 def test_tools_path_bad_arguments_are_an_error_the_model_sees(engine, settings):
@@ -307,12 +307,17 @@ def test_names_with_digits_are_not_stated_numbers():
     assert stated_numbers("an 8x B200 system with 72 GPUs") == ["8", "72"]
 
 
-def test_number_guard_holds_back_an_unfinished_number():
-    guard = NumberGuard(numbers_in("1136100.47"))
-    assert guard.feed("It reached 1,136,") == "It reached "
-    assert guard.feed("100.47 tokens") == "1,136,100.47 tokens"
-    assert guard.feed(" or 12") == " or "
-    assert guard.feed("3 more.") == "" and guard.bad == ["123"]
+def test_the_guard_releases_only_whole_checked_sentences(engine, settings):
+    from assistant.answer import Answer, Value
+    from assistant.facts import build_facts
+
+    checked = Answer(question=QUESTION, answer="Nvidia's Big box: 1,136,100.47 Tokens/s.",
+                     values=[Value(value=BEST, unit="Tokens/s")])
+    guard = WordingGuard(build_facts(checked, question=QUESTION, table_text=checked.answer))
+    assert guard.feed("It reached 1,136,") == ""
+    assert guard.feed("100.47 Tokens/s. Then") == "It reached 1,136,100.47 Tokens/s."
+    assert guard.feed(" it made 12") == ""
+    assert guard.feed("3 more. ") == "" and "123" in guard.problem
 
 
 def test_nothing_to_answer_from_costs_no_wording_call(engine, settings):
@@ -336,8 +341,9 @@ def test_a_tool_number_under_the_wrong_label_is_refused(engine, settings):
         agent, _ = _agent(engine, settings, [_route(), wrong])
         answer = agent.answer(QUESTION)
         assert answer.answer == _offline(engine, settings).answer, wrong
-    agent, _ = _agent(engine, settings, [_route(), "Big box (1 node, 8× B200) leads with 1,136,100.47 Tokens/s."])
-    assert agent.answer(QUESTION).answer.startswith("Big box (1 node, 8× B200)")
+    agent, _ = _agent(engine, settings, [_route(), "Nvidia's Big box (1 node, 8× B200) leads with 1,136,100.47 "
+                                                   "Tokens/s."])
+    assert agent.answer(QUESTION).answer.startswith("Nvidia's Big box (1 node, 8× B200)")
 
 
 def test_labelled_numbers_read_fields_and_phrases():
@@ -351,11 +357,12 @@ def test_labelled_numbers_read_fields_and_phrases():
 
 
 def test_streamed_wording_refused_after_the_fact_is_followed_by_the_deterministic_answer(engine, settings):
-    # The key figure is stated (so streaming starts); "8 nodes" is only found wrong at the end.
-    agent, _ = _agent(engine, settings, [_route(), "Big box led with 1,136,100.47 Tokens/s on 8 nodes."])
+    # The first sentence states the key figure and names (so it is shown); "8 nodes" comes later.
+    agent, _ = _agent(engine, settings, [_route(), "Nvidia's Big box led with 1,136,100.47 Tokens/s. It ran on "
+                                                   "8 nodes."])
     pieces = list(agent.run(QUESTION, streaming=True))
     shown, final = "".join(pieces[:-1]), pieces[-1]
-    assert shown.startswith("Big box led with 1,136,100.47")
+    assert shown.startswith("Nvidia's Big box led with 1,136,100.47 Tokens/s.") and "8 nodes" not in shown
     assert final.answer == _offline(engine, settings).answer
     assert shown.endswith("\n\n" + final.answer)
 

@@ -59,28 +59,28 @@ def test_unknown_backend_and_missing_store_are_error_answers(tmp_path):
 
 
 def test_ask_through_a_model_backend_and_remember_the_turn(settings):
-    BACKEND.script = [_route(), "Big box: 1,136,100.47 Tokens/s."]
+    BACKEND.script = [_route(), "Nvidia's Big box: 1,136,100.47 Tokens/s."]
     conversation = Conversation()
     answer = service.ask(QUESTION, settings=settings, backend="scripted", conversation=conversation)
-    assert answer.answer == "Big box: 1,136,100.47 Tokens/s." and answer.backend == "scripted"
+    assert answer.answer == "Nvidia's Big box: 1,136,100.47 Tokens/s." and answer.backend == "scripted"
     assert answer.values[0].value == BEST and answer.llm_calls == 2
     assert [t.question for t in conversation.turns] == [QUESTION]
 
 
 def test_history_is_replayed_for_a_follow_up(settings):
-    BACKEND.script = [_route(scenario="Server"), "In Server the best is 700 Tokens/s."]
+    BACKEND.script = [_route(scenario="Server"), "In Server the best is Nvidia's Small box with 700 Tokens/s."]
     answer = service.ask("And in the Server scenario?", history=[QUESTION], settings=settings, backend="scripted")
     assert answer.values[0].value == 700.0
-    assert answer.answer == "In Server the best is 700 Tokens/s."
+    assert answer.answer == "In Server the best is Nvidia's Small box with 700 Tokens/s."
 
 
 def test_ask_stream_yields_text_then_the_same_answer(settings):
-    BACKEND.script = [_route(), "Big box: 1,136,100.47 Tokens/s."]
+    BACKEND.script = [_route(), "Nvidia's Big box: 1,136,100.47 Tokens/s."]
     conversation = Conversation()
     pieces = list(service.ask_stream(QUESTION, settings=settings, backend="scripted", conversation=conversation))
     final = pieces[-1]
     assert isinstance(final, Answer) and all(isinstance(p, str) for p in pieces[:-1])
-    assert "".join(pieces[:-1]) == final.answer == "Big box: 1,136,100.47 Tokens/s."
+    assert "".join(pieces[:-1]) == final.answer == "Nvidia's Big box: 1,136,100.47 Tokens/s."
     assert len(conversation.turns) == 1
 
 
