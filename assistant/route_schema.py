@@ -43,9 +43,8 @@ class RouteBase(BaseModel):
     """What every route has besides the spec: which tool, and what to search the documents for."""
 
     model_config = ConfigDict(extra="ignore")
-    tool: Tool = Field("query_results", description="query_results: numbers from the results table; "
-                       "search_commentary: what articles or press releases say; both: a claim checked "
-                       "against the table")
+    tool: Tool = Field("query_results", description="query_results: the results table; search_commentary: "
+                       "articles and press releases; both: a claim checked against the table")
     search_query: str | None = Field(None, max_length=200, description="words to search the documents for")
 
     def spec_data(self) -> dict[str, Any]:
