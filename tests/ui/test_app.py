@@ -404,7 +404,7 @@ def test_index_button_builds_the_store_and_the_chat_becomes_ready(tmp_path, monk
 
 
 @pytest.mark.parametrize("question, expected", [
-    ("How many submitters and results are in v6.1?", ["33 distinct submitters", "492 results", "# count 2"]),
+    ("How many submitters and results are in v6.1?", ["33 distinct submitters", "492 results", "# part 2"]),
     ("Which system used the most GPUs in v6.1?", ["512 accelerators", "Crusoe"]),
 ])
 def test_joined_counts_and_size_rankings_render_with_their_query(real_store, question, expected):
