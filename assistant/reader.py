@@ -93,8 +93,6 @@ def _shadowed(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> lis
     tags = [t for t in tags if active(t)]  # a comparator with no number by it says nothing ("from", "with")
     covers = [(t.first, t.last, hidden) for t in tags for hidden in _SHADOWS.get(t.kind, ())]
     return [t for t in tags if not any(t.kind == hidden and first <= t.first and t.last <= last
-                                       and (t.first, t.last) != (first, last) or (
-                                           t.kind == hidden and (t.first, t.last) == (first, last))
                                        for first, last, hidden in covers)]
 
 
