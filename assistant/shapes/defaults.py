@@ -94,6 +94,19 @@ def distinct(groups: list) -> list:
     return kept
 
 
+# The columns that can each name one side of "A vs B" on their own, most specific first.
+_ONE_SIDE = ("system_name", "platform", "accelerator", "accelerator_family", "submitter", "accelerator_vendor")
+
+
+def _two_named(entities: list[Match]) -> list[Match]:
+    """Two mentions in different columns that each name one side; a vendor beside a more specific
+    mention of its own side ("AMD Strix Halo") only qualifies it."""
+    named = [m for m in entities if m.column in _ONE_SIDE]
+    specific = [m for m in named if m.column != "accelerator_vendor"]
+    picked = specific if len(specific) >= 2 else named
+    return picked if len(picked) == 2 else []
+
+
 def sides(parsed: Parsed, explicit: dict[str, list[str]], rounds: list[str],
           side_column: str | None) -> tuple[list[Filters] | None, str | None]:
     """The sides of "A vs B": the column named by two separate mentions (or two rounds)."""
@@ -105,6 +118,10 @@ def sides(parsed: Parsed, explicit: dict[str, list[str]], rounds: list[str],
             per_col.setdefault(m.column, []).append(m)
     col = side_column if side_column in per_col else next(
         (c for c, ms in per_col.items() if len(ms) >= 2), None)
+    if col is None and side_column is None:
+        named = _two_named(parsed.entities)
+        if named:  # "the Strix Halo desktop vs the DGX Spark": one side by system, one by chip
+            return [Filters(**{m.column: list(m.values)}) for m in named], "side"
     if col is None:
         # One mention with several values ("Hopper" -> H100/H200/GH200) compares those values.
         col = next((c for c, vals in explicit.items() if len(vals) >= 2 and c not in {"benchmark", "division"}), None)

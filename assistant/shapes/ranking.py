@@ -159,7 +159,11 @@ def rank(ctx: Context, intent: str) -> Parsed:
     if intent == "compare":
         sides, side_column = defaults.sides(parsed, explicit, use_rounds, side_column)
         if sides:
-            base = {k: v for k, v in explicit.items() if k != side_column}
+            if side_column == "side":  # sides in different columns; a vendor only qualified one of them
+                side_columns = {k for f in sides for k, v in f.model_dump().items() if v} | {"accelerator_vendor"}
+            else:
+                side_columns = {side_column}
+            base = {k: v for k, v in explicit.items() if k not in side_columns}
             base_rounds = use_rounds if side_column != "round" else []
             parsed.side_column = side_column
             parsed.spec = QuerySpec(op="compare", filters=filters_of(base, base_rounds, parsed), metric=metric,
