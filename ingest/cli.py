@@ -24,6 +24,12 @@ def configure_ingest(p: argparse.ArgumentParser) -> None:
                    help="Fetch and hash the sources, say what changed, write nothing.")
     p.add_argument("--json", action="store_true", help="Print the ingest report as JSON.")
     p.add_argument("--quiet", action="store_true", help="No progress bars.")
+    p.add_argument("--card", metavar="PATH", action="append", default=[],
+                   help="Read a results table (CSV or Parquet) through this dataset card and add it to the "
+                        "current store generation, nothing re-embedded (repeatable; see docs/datasets.md). "
+                        "With --dry-run: only check the card against its data.")
+    p.add_argument("--drop-card", metavar="ID", action="append", default=[],
+                   help="Remove the table of this dataset card from the store (repeatable).")
 
 
 def _summary(report) -> str:
@@ -50,10 +56,60 @@ def _summary(report) -> str:
     return "\n".join(lines)
 
 
+def _card_summary(report) -> str:
+    lines = []
+    names = ", ".join(e["id"] for e in report.datasets)
+    if report.status == "unchanged":
+        lines.append(f"unchanged: dataset {names} already in generation {report.generation} (nothing rebuilt)")
+    elif report.status == "dry-run":
+        lines.append(f"dry run: dataset card {names} checked against its data; nothing written")
+    else:
+        what = [f"added {names}"] if names else []
+        what += [f"removed {', '.join(report.dropped)}"] if report.dropped else []
+        lines.append(f"built generation {report.generation}: dataset {'; '.join(what)}")
+    for e in report.datasets:
+        m = e["measure"]
+        per_round = ", ".join(f"{r}: {n:,}" for r, n in e.get("rows_per_round", {}).items())
+        unit = m.get("unit") or f"the unit of column {m.get('unit_column')}"
+        lines.append(f"dataset    {e['id']}: {e['rows']:,} rows" + (f" ({per_round})" if per_round else "")
+                     + f", {len(e['columns'])} columns in {e['table']}")
+        lower = f" (lower for {', '.join(m['lower_units'])})" if m.get("lower_units") else ""
+        lines.append(f"measure    {m['name']} ({m['source_column']}) in {unit}, {m['direction']} is better{lower}")
+    if report.status in ("built", "dropped"):
+        lines.append(f"vectors    {report.vectors_copied} copied from the previous generation, none embedded")
+    lines.append(f"store      {report.store}")
+    lines.append(f"time       {report.seconds:.2f} s")
+    return "\n".join(lines)
+
+
+def _run_cards(args: argparse.Namespace, settings) -> int:
+    from ingest.dataset_ingest import ingest_cards
+    from ingest.errors import SourceError
+    from ingest.store import StoreMissing
+
+    try:
+        report = ingest_cards(settings, args.card, drop=args.drop_card, mirror=args.source,
+                              progress=not args.quiet and sys.stderr.isatty(), fresh=args.fresh,
+                              dry_run=args.dry_run)
+    except StoreMissing as exc:
+        print(f"resultsqa ingest: {exc} (a dataset card adds its table to the current generation)", file=sys.stderr)
+        return EXIT_NO_STORE
+    except SourceError as exc:
+        print(f"resultsqa ingest: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (OSError, ValueError) as exc:
+        print(f"resultsqa ingest: {exc}".splitlines()[0], file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(json.dumps(report.to_dict(), indent=2) if args.json else _card_summary(report))
+    return 0
+
+
 def run_ingest(args: argparse.Namespace, settings) -> int:
     from ingest.errors import SourceError
     from ingest.pipeline import run_ingest as ingest
 
+    if args.card or args.drop_card:
+        return _run_cards(args, settings)
     try:
         report = ingest(settings, source=args.source, progress=not args.quiet and sys.stderr.isatty(),
                         fresh=args.fresh, dry_run=args.dry_run)
@@ -73,6 +129,7 @@ def configure_status(p: argparse.ArgumentParser) -> None:
 
 def status(settings) -> dict[str, Any] | None:
     """What is indexed, from the current manifest (no pandas or chromadb needed)."""
+    from ingest.dataset_ingest import datasets
     from ingest.store import current_generation, read_manifest, store_root
 
     root = store_root(settings)
@@ -96,6 +153,7 @@ def status(settings) -> dict[str, Any] | None:
         "embedder": manifest.get("embedder"),
         "last_ingest": manifest.get("created"),
         "source_root": manifest.get("source_root"),
+        "datasets": datasets(manifest),
     }
 
 
@@ -119,4 +177,7 @@ def run_status(args: argparse.Namespace, settings) -> int:
           f"embedder     {info['embedder']}\n"
           f"store        {where} ({info['mode']}, generation {info['generation']})\n"
           f"last ingest  {info['last_ingest']} from {info['source_root']}")
+    for d in info["datasets"]:
+        print(f"dataset      {d['id']}: {d['rows']:,} rows ({', '.join(d['rounds'])}); {d['measure']} in {d['unit']}, "
+              f"{d['direction']} is better; {d['table']}, ingested {d['ingested']}")
     return 0

@@ -212,6 +212,7 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
            report: IngestReport, progress: bool) -> dict[str, Any]:
     """Read everything, then fill a new generation folder; any failure removes that folder."""
     from ingest.cards import build_cards
+    from ingest.dataset_ingest import carry_forward
     from ingest.embed import EmbeddingCache, embed_passages, get_embedder
 
     if settings.chroma_url:
@@ -250,6 +251,9 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
     gen = store_mod.new_generation(root, fp)
     try:
         store_mod.write_table(gen, table)
+        datasets = carry_forward(store_mod.current_generation(root), gen)  # tables added by `ingest --card`
+        if datasets:
+            manifest["datasets"] = datasets
         cache = EmbeddingCache(work / store_mod.EMBED_CACHE)
         try:
             vectors, new = embed_passages(embedder, [embedding_text(c) for c in chunks], cache, progress=progress)

@@ -4,6 +4,7 @@ Layout (docs/architecture.md "Store layout"):
 
     <store>/current -> gen-<timestamp>-<hash>/      (relative symlink, replaced with os.replace)
     <store>/gen-.../results.parquet  chroma/  manifest.json
+    <store>/gen-.../tables/<id>.parquet, <id>.toml   (dataset cards added by `ingest --card`, if any)
     <store>/embeddings.sqlite                        (embedding cache, shared by generations)
     <store>/documents-cache/                         (extracted document text by content hash)
     <store>/.ingest.lock                             (one ingest at a time)
@@ -38,6 +39,7 @@ from typing import Any, Iterator
 CURRENT = "current"
 MANIFEST = "manifest.json"
 TABLE = "results.parquet"
+TABLES_DIR = "tables"  # dataset card tables (ingest.dataset_ingest): <id>.parquet and the card, <id>.toml
 CHROMA_DIR = "chroma"
 EMBED_CACHE = "embeddings.sqlite"
 # Query vectors kept per open store. Embedding a query is ~20 ms, most of a commentary answer,
@@ -231,6 +233,7 @@ class Store:
     _table: Any = field(default=None, repr=False)
     _collection: Any = field(default=None, repr=False)
     _vectors: "OrderedDict[str, list[float]]" = field(default_factory=OrderedDict, repr=False)
+    _datasets: dict[str, Any] = field(default_factory=dict, repr=False)
     _down_until: float = field(default=0.0, repr=False)  # a Chroma server failed: skip it until then
 
     @property
@@ -248,6 +251,22 @@ class Store:
 
             self._table = pd.read_parquet(self.path / TABLE)
         return self._table
+
+    @property
+    def datasets(self) -> list[dict[str, Any]]:
+        """Manifest entries of the dataset cards in this generation (`resultsqa ingest --card`)."""
+        return list(self.manifest.get("datasets") or [])
+
+    def dataset_table(self, card_id: str):
+        """The normalised table of one dataset card (read once per Store); KeyError if not ingested."""
+        if card_id not in self._datasets:
+            entry = next((e for e in self.datasets if e["id"] == card_id), None)
+            if entry is None:
+                raise KeyError(f"no dataset {card_id!r} in generation {self.generation}")
+            import pandas as pd
+
+            self._datasets[card_id] = pd.read_parquet(self.path / entry["table"])
+        return self._datasets[card_id]
 
     def collection(self):
         if self._collection is None:
