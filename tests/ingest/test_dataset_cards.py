@@ -1,15 +1,16 @@
-"""Dataset cards (ingest/dataset_card.py, ingest/dataset_ingest.py).
+"""Dataset cards (ingest/dataset_card.py, ingest/dataset_ingest.py, data/cards/, docs/datasets.md).
 
-A table of our own, in another unit and direction, goes through `resultsqa ingest --card` into
-the store as its own table with a manifest entry and nothing re-embedded; a bad card is one
-line naming the card field and leaves the store exactly as it was; the default ingest writes
-what it wrote before and carries card tables forward.
+The two shipped cards fit their data. A table of our own, in another unit and direction, goes
+through `resultsqa ingest --card` into the store as its own table with a manifest entry and
+nothing re-embedded; a bad card is one line naming the card field and leaves the store exactly
+as it was; the default ingest writes what it wrote before and carries card tables forward.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import tomllib
 from pathlib import Path
 
 import pandas as pd
@@ -18,12 +19,16 @@ import pytest
 from assistant.cli import main
 from ingest import settings as settings_mod
 from ingest import store as store_mod
-from ingest.dataset_card import CardError, load_card
+from ingest.dataset_card import (COMPUTED, LEXICON_KINDS, CardError, check_columns, check_table, load_card,
+                                 read_card_table)
 from ingest.pipeline import run_ingest
+from ingest.schema import COLUMN_NAMES
 from tests.ingest.test_bad_input import _args
 from tests.ingest.test_pipeline import generations, mirror_settings
 
 PROJECT = Path(__file__).resolve().parents[2]
+CARDS = PROJECT / "data" / "cards"
+TRAINING_ROWS = {"v4.0": 178, "v4.1": 153, "v5.0": 201, "v5.1": 184}  # the mirror's mlperf-training/README.md
 
 # --- a table of our own: compile times in seconds, lower is better, two releases, three projects ----
 MARCH = """build,release,project,team,machine,cpu,cores,compile_s,peak_rss_gb
@@ -131,6 +136,75 @@ def snapshot(settings) -> dict:
     return {"generations": generations(settings), "current": gen.name,
             "manifest": (gen / store_mod.MANIFEST).read_bytes(),
             "files": sorted(str(p.relative_to(gen)) for p in gen.rglob("*") if "chroma" not in p.parts)}
+
+
+# --- the shipped cards ------------------------------------------------------------------------------
+
+def test_the_training_card_reads_its_csv_exactly(shared_data):
+    card = load_card(CARDS / "mlperf-training.toml")
+    table, reads = read_card_table(card, settings_mod.load(data=str(shared_data)))
+    raw = pd.read_csv(shared_data / "mlperf-training" / "mlperf_training_results.csv")
+    assert list(table.columns) == card.output_columns() and "scenario" not in table.columns
+    assert len(table) == len(raw) == 716 and reads[0].sha256 == card.sources[0].sha256
+    assert table["result"].tolist() == raw["time_to_train_min"].tolist()  # every score to the last bit
+    assert set(table["units"]) == {"minutes"} and table["lower_is_better"].all()
+    assert table["result_id"].tolist() == raw["result_id"].tolist()
+    assert table["result_url"].tolist() == raw["details_url"].tolist()
+    assert table["platform"].tolist() == raw["system_id"].tolist()
+    assert table["round"].value_counts().to_dict() == TRAINING_ROWS
+    assert table.groupby("round")["round_order"].first().to_dict() == {"v4.0": 400, "v4.1": 401, "v5.0": 500,
+                                                                         "v5.1": 501}
+    assert str(table["total_accelerators"].dtype) == "Int64" and str(table["runs_used"].dtype) == "Int64"
+    # a published claim in the mirror's README: NVIDIA's best Llama 3.1 8B time in v5.1, on 512 GB300
+    best = table[(table["round"] == "v5.1") & (table["benchmark"] == "llama31_8b")].nsmallest(1, "result").iloc[0]
+    assert round(best["result"], 4) == 5.2187 and best["total_accelerators"] == 512
+    assert best["accelerator_family"] == "GB300" and best["accelerator_vendor"] == "NVIDIA"
+
+
+def test_the_training_card_checks_from_the_command_line(shared_data, tmp_path, capsys):
+    assert main(["ingest", "--card", str(CARDS / "mlperf-training.toml"), "--dry-run", "--data", str(shared_data),
+                 "--store", str(tmp_path / "store")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("dry run: dataset card mlperf-training checked against its data; nothing written")
+    assert "716 rows (v4.0: 178, v4.1: 153, v5.0: 201, v5.1: 184)" in out
+    assert "time to train (time_to_train_min) in minutes, lower is better" in out
+    assert not (tmp_path / "store").exists()
+
+
+def test_the_inference_card_describes_the_table_ingest_builds(results_table):
+    card = load_card(CARDS / "mlperf-inference.toml")
+    assert card.describes_default_table
+    check_columns(card, list(results_table.columns), store_mod.TABLE)
+    check_table(card, results_table, store_mod.TABLE)  # defaults, aliases, display values; the direction rule
+    assert all(role == column for role, column in card.roles.items())  # the card's names are the table's
+    described = {column for _, column in card.referenced()} | set(COMPUTED)
+    assert described - set(COMPUTED) <= set(COLUMN_NAMES)
+    assert set(COLUMN_NAMES) - described == set(), "a column of ingest/schema.py the Inference card does not describe"
+    rule = [card.measure.lower_is_better(u) for u in results_table["units"]]
+    assert rule == results_table["lower_is_better"].astype(bool).tolist()
+    assert card.measure.unit_column == "units" and card.defaults == {"division": "closed"}
+
+
+def test_the_inference_card_is_refused_by_card_ingest(tmp_path, capsys):
+    settings = built_store(tmp_path)
+    before = snapshot(settings)
+    assert main(["ingest", "--card", str(CARDS / "mlperf-inference.toml"), *_args(settings)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "source[1].reader: a 'sources' card describes the table the default `resultsqa ingest` builds" in err
+    assert snapshot(settings) == before
+
+
+def test_card_lexicon_kinds_are_the_reader_s_tag_kinds():
+    en = tomllib.loads((PROJECT / "assistant" / "lexicon" / "en.toml").read_text(encoding="utf-8"))
+    phrase_kinds = {kind for kind, tags in en.items() if kind != "language" and isinstance(tags, dict)
+                    and all(isinstance(v, list) for v in tags.values())}
+    assert set(LEXICON_KINDS) - {"dataset"} == phrase_kinds
+    for path in sorted(CARDS.glob("*.toml")):
+        card = load_card(path)
+        assert card.lexicon["en"]["dataset"] == {card.id: card.lexicon["en"]["dataset"][card.id]}
+    training = load_card(CARDS / "mlperf-training.toml")
+    assert "time to train" in training.lexicon["en"]["measure"]["time_to_train"]
+    assert "fastest to train" in training.lexicon["en"]["direction"]["best"]
 
 
 # --- a table of our own through --card -------------------------------------------------------------
@@ -324,7 +398,7 @@ def test_a_failure_while_writing_removes_the_new_generation(tmp_path, monkeypatc
 
 def test_a_card_error_names_the_card_file():
     with pytest.raises(CardError) as err:
-        load_card(PROJECT / "no-such-card.toml")
+        load_card(PROJECT / "data" / "cards" / "no-such-card.toml")
     assert str(err.value).endswith("no-such-card.toml: card file not found")
 
 
