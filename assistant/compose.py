@@ -490,7 +490,13 @@ def _compose_compare(question: str, result: Any, parsed: Any) -> Answer:
     text = f"{head}{_latency_suffix(result, lang)}: " + "; ".join(parts) + "."
     if len(values) >= 2:
         ranked = sorted(values, key=lambda v: v.value, reverse=not result.lower_is_better)
-        text += (f" {ranked[0].label} is ahead." if lang != "sv" else f" {ranked[0].label} ligger före.")
+        ahead, behind = ranked[0], ranked[1]
+        factor = ""
+        if ahead.unit == behind.unit and ahead.value and behind.value:  # how far ahead, derived from the two
+            ratio = max(ahead.value, behind.value) / min(ahead.value, behind.value)
+            factor = semantics.localise(f"{ratio:.2f}", lang)
+            factor = f" (×{factor}; derived)" if lang != "sv" else f" (×{factor}; härlett)"
+        text += (f" {ahead.label} is ahead{factor}." if lang != "sv" else f" {ahead.label} ligger före{factor}.")
     if result.derived:
         text += f" ({DERIVED_LABEL})" if lang != "sv" else " (härlett, inte ett officiellt MLPerf-mått)"
     chart = {"type": "grouped_bar", "x": labels, "y": ys, "series": [side_col or "side"],

@@ -46,7 +46,9 @@ def _item(row: dict[str, Any], lang: str, *, who: bool = True) -> str:
     lat = (" (lower is better)" if lang != "sv" else " (lägre är bättre)") if semantics.is_latency(row.get("units")) \
         else ""
     by = f" ({_who(row, lang)})" if who else ""
-    return f"{row.get('benchmark')} {row.get('scenario')} {value}{lat}{by} [{row.get('result_id')}]"
+    status = row.get("availability")
+    flag = f", {status}" if status and status != "available" else ""  # preview / rdi are said
+    return f"{row.get('benchmark')} {row.get('scenario')} {value}{lat}{by}{flag} [{row.get('result_id')}]"
 
 
 def _latest(rows: list[dict[str, Any]]) -> str:

@@ -85,10 +85,8 @@ _MACHINE_BEFORE = {"a", "one", "single", "same", "the", "en", "ett", "samma"}
 
 
 def _machines_not_scenarios(r: Reading, chosen: list[Match]) -> list[Match]:
-    """Lowercase "server" is a machine, not the Server scenario, when another scenario is named or
-    a chip, system, size or article stands right before it ("mi355x vs b300 offline, single 8 gpu
-    server")."""
-    scenarios = [m for m in chosen if m.column == "scenario"]
+    """Lowercase "server" is a machine, not the Server scenario, when a chip, system, size or
+    article stands right before it ("mi355x vs b300 offline, single 8 gpu server")."""
     out = []
     for m in chosen:
         if m.column == "scenario" and m.text in ("server", "servers"):
@@ -96,9 +94,8 @@ def _machines_not_scenarios(r: Reading, chosen: list[Match]) -> list[Match]:
             before = {e.column for e in chosen if e is not m and _token_index(r, e.span[1]) in (i, i + 1)
                       and e.span[1] <= m.span[0]}
             word = r.word(i - 1)
-            if len(scenarios) > 1 or before & {"accelerator_family", "accelerator", "system_name", "platform",
-                                               "submitter", "accelerator_vendor"} \
-                    or word in _MACHINE_BEFORE or r.tag_at(i - 1, "unit") is not None:
+            if before & {"accelerator_family", "accelerator", "system_name", "platform", "submitter",
+                         "accelerator_vendor"} or word in _MACHINE_BEFORE or r.tag_at(i - 1, "unit") is not None:
                 continue
         out.append(m)
     return out
@@ -262,7 +259,7 @@ def _field_question(r: Reading, explicit: dict[str, list[str]], *, pronoun: bool
     if explicit.get("benchmark") or (pronoun and not r.has("cue", "pronoun")):
         return None
     order = ("number_of_nodes", "total_accelerators", "host_processor", "framework", "precision", "availability",
-             "system_name", "accelerator")
+             "system_name", "accelerator", "submitter")
     named = r.values("attribute") + (["availability"] if any(m.column == "availability" for m in r.matches) else [])
     return next((f for f in order if f in named), None)
 

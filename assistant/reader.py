@@ -129,7 +129,8 @@ def _condition(kind: str, n: float, unit: Tag, tokens: list[Token], first: int) 
     return Condition(column, lo, hi, " ".join(t.text for t in tokens[first:unit.last]), _RESULT_UNITS.get(unit.value))
 
 
-def _conditions(text: str, tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> list[Condition]:
+def _conditions(text: str, tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon,
+                bare_is_result: bool = False) -> list[Condition]:
     """Numeric conditions: comparator + number + unit ("more than 64 accelerators", "under 10 ms",
     "above 1 million tokens/s"), "64 or more GPUs", exact counts ("with 8 GPUs", "on just one
     GPU", "72 GPUs each"), and the scopes "multi-node", "single node", "single GPU"."""
@@ -144,6 +145,9 @@ def _conditions(text: str, tags: list[Tag], tokens: list[Token], lex: lexicon.Le
             first = comp.first - 1
         if q is not None and unit is not None and not (comp.value == "eq" and unit.value in _RESULT_UNITS):
             out.append(_condition(comp.value, q[0], unit, tokens, first))
+        elif q is not None and unit is None and bare_is_result and comp.value in ("gt", "ge", "lt", "le"):
+            lo, hi = _bound(comp.value, q[0], False)  # "over 150k on llama 3.1 8b": the benchmark's result
+            out.append(Condition("result", lo, hi, " ".join(t.text for t in tokens[first:q[1]])))
     for i in range(len(tokens)):
         q = _quantity(tokens, i, lex)
         unit = _unit_after(tags, q[1]) if q else None
@@ -207,7 +211,8 @@ def read(question: str, catalog: Catalog) -> Reading:
         if m.column == "round":
             known.extend(v for v in m.values if v not in known)
     known = [r for r in catalog.rounds if r in known]  # oldest first
-    conditions = _conditions(text, tags, tokens, lex) + _per_node(tokens, matches)
+    benchmark_named = any(m.column == "benchmark" for m in matches)
+    conditions = _conditions(text, tags, tokens, lex, bare_is_result=benchmark_named) + _per_node(tokens, matches)
     publishers = catalog.publisher_mentions(text)
     tags += [Tag("cue", "source", _token_index(tokens, s), _token_index(tokens, e - 1) + 1, s, e, name)
              for name, (s, e) in publishers]
@@ -256,11 +261,21 @@ def parts(r: Reading) -> list[str]:
             continue
         if r.word(nxt) in _LEADS and nxt + 1 < len(r.tokens) - 1:
             nxt += 1
+        first = r.text[:conj.start].rstrip(" ,;")
+        second = r.text[r.tokens[nxt].start:]
         if any(t.first == nxt for t in r.tagged("cue", "clause")):
-            first = r.text[:conj.start].rstrip(" ,;")
-            second = r.text[r.tokens[nxt].start:]
+            return [first, second]
+        # "top whisper and top llama 3.1 8b": a ranking word starts a second question when each
+        # side names its own benchmark.
+        if any(t.first == nxt for t in r.tagged("direction", "best", "worst")) and _own_benchmarks(r, conj.start):
             return [first, second]
     return []
+
+
+def _own_benchmarks(r: Reading, cut: int) -> bool:
+    before = {m.values for m in r.matches if m.column == "benchmark" and m.span[1] <= cut}
+    after = {m.values for m in r.matches if m.column == "benchmark" and m.span[0] >= cut}
+    return bool(before) and bool(after - before)
 
 
 def _two_counted(r: Reading) -> list[str]:

@@ -253,5 +253,8 @@ def lookup(ctx: Context) -> Parsed:
 @shape("benchmark", priority=95, example="llama2-70b offline v6.1",
        applies=lambda ctx: bool(ctx.benchmarks))
 def benchmark(ctx: Context) -> Parsed:
-    """A benchmark named with nothing else: its best result."""
+    """A benchmark named with nothing else: its best result (every result past a bound, if one is set)."""
+    if any(c.column == "result" for c in ctx.reading.conditions):  # "any whisper results above 50,000?"
+        ctx.limit = ctx.limit or 10
+        return rank(ctx, "top")
     return rank(ctx, "best")
