@@ -17,7 +17,7 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Protocol, Sequence
+from typing import Any, Callable, Iterator, Protocol, Sequence
 
 from assistant.conversation import count_tokens
 
@@ -174,23 +174,66 @@ class LlamaIndexModel:
 
 # --- llama-cpp-python in process ------------------------------------------------------------
 
-class LlamaCppModel:
-    """Wraps a loaded `llama_cpp.Llama`. JSON replies are grammar-constrained to the schema."""
+Context = tuple[Any, threading.Lock]  # a loaded `llama_cpp.Llama` and the lock that serialises its use
 
-    def __init__(self, llama: Any, *, model_name: str, max_tokens: int, timeout_s: float) -> None:
-        self.llama = llama
+
+class PrefixSlots:
+    """Which of a model's llama.cpp contexts keeps which fixed prompt prefix.
+
+    On a CPU the prompt, not the answer, is most of a call's time (~195 prompt tokens/s for
+    the 0.5B model on two quiet cores), and most of each prompt is the same every time: the
+    routing instructions, fields and worked examples, or the wording instructions and good
+    answers. llama-cpp-python (0.3.x) already skips the longest token prefix a prompt shares
+    with what its context last evaluated (`Llama.generate`), but the routing and the wording
+    prompts alternate, so one context never holds the prefix the next call needs. Keeping one
+    context per system prompt makes every call after the first prefill only its own tokens.
+    (`Llama.set_cache(LlamaRAMCache())` saves and restores whole states instead; a state holds
+    the logits buffer too, ~175 MB and ~1 s per save for the 0.5B model's 151k-token vocabulary,
+    so it costs more than it saves here.) The least recently used prefix gives up its context."""
+
+    def __init__(self, size: int) -> None:
+        self.size = max(1, size)
+        self._owner: dict[str, int] = {}  # prefix -> context index, least recently used first
+        self._lock = threading.Lock()
+
+    def pick(self, prefix: str) -> int:
+        with self._lock:
+            if prefix in self._owner:
+                self._owner[prefix] = self._owner.pop(prefix)
+            elif len(self._owner) < self.size:
+                self._owner[prefix] = len(self._owner)
+            else:
+                self._owner[prefix] = self._owner.pop(next(iter(self._owner)))
+            return self._owner[prefix]
+
+
+class LlamaCppModel:
+    """Wraps loaded `llama_cpp.Llama` contexts. JSON replies are grammar-constrained to the schema.
+
+    `contexts(i)` gives the i-th context of the model (loaded on first use); with `slots`, each
+    fixed system prompt keeps its own context (`PrefixSlots`); without, one context is reset
+    before every call, so nothing is reused (to measure what the prefix cache is worth)."""
+
+    def __init__(self, contexts: Callable[[int], Context], *, model_name: str, max_tokens: int, timeout_s: float,
+                 slots: PrefixSlots | None = None) -> None:
+        self.contexts = contexts
+        self.slots = slots
         self.model_name = model_name
         self.max_tokens = max_tokens
         self.timeout_s = timeout_s
-        self._lock = threading.Lock()  # one llama context cannot serve two requests at once
 
     def _generate(self, messages: list[dict[str, str]], **kwargs: Any) -> Iterator[str]:
         """Stream pieces, stopping at the time limit: `create_chat_completion` takes no stopping
         criteria, and the in-process model has no HTTP timeout to lean on."""
+        system = messages[0] if messages and messages[0].get("role") == "system" else {}
+        prefix = system.get("content") or ""
+        llama, lock = self.contexts(self.slots.pick(prefix) if self.slots else 0)
         deadline = time.monotonic() + self.timeout_s
-        with self._lock:
-            for chunk in self.llama.create_chat_completion(messages=messages, max_tokens=self.max_tokens,
-                                                           temperature=0.0, stream=True, **kwargs):
+        with lock:  # one llama context cannot serve two requests at once
+            if self.slots is None:
+                llama.reset()
+            for chunk in llama.create_chat_completion(messages=messages, max_tokens=self.max_tokens,
+                                                      temperature=0.0, stream=True, **kwargs):
                 delta = chunk["choices"][0].get("delta", {}).get("content")
                 if delta:
                     yield delta

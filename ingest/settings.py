@@ -87,6 +87,10 @@ SETTINGS: list[Setting] = [
     Setting("llm_threads", 2,
             "CPU threads for an in-process model (llamacpp); 1 is much faster when other work shares the cores.",
             int),
+    Setting("llm_prefix_cache", True,
+            "Keep each fixed prompt start (instructions, fields, examples) in its own llama.cpp context, so a "
+            "question prefills only its own tokens (llamacpp); off = one context, reset before every call.",
+            _bool),
     Setting("agent_mode", "schema",
             "How the agent drives a model: schema (JSON-schema routing, for small local models) or tools "
             "(native tool calling, for models that support it)."),
