@@ -67,7 +67,7 @@ def answer_user(question: str, results: list[Any], table_text: str) -> str:
             # anything, and every token here is prefilled on a CPU.
             shown = {k: v for k, v in r.content.items() if k not in ("spec", "row_count", "lower_is_better", "notes")}
             if "rows" in shown:
-                shown["rows"] = shown["rows"][:2 if hybrid else TABLE_ROWS]
+                shown["rows"] = shown["rows"][:1 if hybrid else TABLE_ROWS]  # documents need the room
             parts.append(f"Results table (JSON): {json.dumps(shown, ensure_ascii=False, default=str, separators=(',', ':'))}")
     if table_text:
         summary = table_text if len(table_text) <= SUMMARY_CHARS else table_text[:SUMMARY_CHARS].rsplit(" ", 1)[0] + " …"

@@ -97,8 +97,8 @@ def hint(parsed: Parsed, tier: str = "narrow") -> dict[str, Any]:
 
 def entities_text(parsed: Parsed) -> str:
     """The names the reader resolved, as `"words" -> column=value` for the model to see."""
-    return "; ".join(f'"{m.text or m.alias}" -> {m.column}={", ".join(list(m.values)[:3])}'
-                     for m in parsed.entities[:5])
+    said = [f'"{m.text or m.alias}" -> {m.column}={", ".join(list(m.values)[:3])}' for m in parsed.entities]
+    return "; ".join(list(dict.fromkeys(said))[:5])
 
 
 def route_messages(question: str, parsed: Parsed, tier: str = "narrow",
