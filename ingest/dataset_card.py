@@ -208,6 +208,15 @@ class _Reader:
                 name = f"{where}.{key}" if where else key
                 raise self.fail(f"{name}: unknown field; fields here are {', '.join(allowed)}")
 
+    def entries(self, data: dict, key: str, allowed: tuple[str, ...]) -> list[tuple[str, dict]]:
+        """An array of tables (`[[key]]`) as (field, entry) pairs, each entry's fields checked."""
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(entry, dict) for entry in value):
+            raise self.fail(f"{key} must be an array of tables ([[{key}]])")
+        for i, entry in enumerate(value, 1):
+            self.known(entry, allowed, f"{key}[{i}]")
+        return [(f"{key}[{i}]", entry) for i, entry in enumerate(value, 1)]
+
     def text(self, data: dict, key: str, where: str, required: bool = False) -> str | None:
         name = f"{where}.{key}" if where else key
         value = data.get(key)
@@ -319,15 +328,11 @@ def load_card(path: str | Path) -> DatasetCard:
 
 
 def _load_sources(r: _Reader, data: dict) -> tuple[CardSource, ...]:
-    entries = data.get("source")
-    if not isinstance(entries, list) or not entries:
+    entries = r.entries(data, "source", SOURCE_FIELDS)
+    if not entries:
         raise r.fail("source: missing; a card needs at least one [[source]] with a path or url and a reader")
     out = []
-    for i, entry in enumerate(entries, 1):
-        where = f"source[{i}]"
-        if not isinstance(entry, dict):
-            raise r.fail(f"{where} must be a table ([[source]])")
-        r.known(entry, SOURCE_FIELDS, where)
+    for i, (where, entry) in enumerate(entries, 1):
         path = r.text(entry, "path", where) or ""
         url = r.text(entry, "url", where) or ""
         if bool(path) == bool(url):
@@ -391,15 +396,8 @@ def _load_measure(r: _Reader, data: dict, where: str, secondary: bool) -> Measur
 
 def _load_aliases(r: _Reader, data: dict) -> tuple[dict[str, Any], ...]:
     """[[alias]] entries in the shape of data/aliases.toml: phrases, column, values or prefixes."""
-    entries = data.get("alias", [])
-    if not isinstance(entries, list):
-        raise r.fail("alias must be an array of tables ([[alias]])")
     out = []
-    for i, entry in enumerate(entries, 1):
-        where = f"alias[{i}]"
-        if not isinstance(entry, dict):
-            raise r.fail(f"{where} must be a table ([[alias]])")
-        r.known(entry, ("phrases", "column", "values", "prefixes"), where)
+    for where, entry in r.entries(data, "alias", ("phrases", "column", "values", "prefixes")):
         phrases = r.texts(entry, "phrases", where)
         if not phrases:
             raise r.fail(f"{where}.phrases: missing")
