@@ -78,9 +78,9 @@ def _single(name: str) -> tuple[Any, Any]:
 
 class _NarrowBase(RouteBase):
     def spec_data(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in NARROW_SPEC if getattr(self, name) is not None}
-        filters = {name: [getattr(self, name)] for name in NARROW_FILTERS if getattr(self, name)}
-        return {**data, "filters": filters}
+        said = self.model_dump()
+        data = {name: said[name] for name in NARROW_SPEC if said[name] is not None}
+        return {**data, "filters": {name: [said[name]] for name in NARROW_FILTERS if said[name]}}
 
 
 class _FullBase(RouteBase):
@@ -120,8 +120,9 @@ def route_from_spec(spec: QuerySpec, tier: str, *, tool: str = "query_results",
     """A spec as the route of this tier would state it (the reader's reading as a hint, and
     few-shot examples). Fields the narrow tier cannot say are left out."""
     if tier == "narrow":
-        data: dict[str, Any] = {name: getattr(spec, name) for name in NARROW_SPEC}
-        data.update({name: (getattr(spec.filters, name) or [None])[0] for name in NARROW_FILTERS})
+        given, filters = spec.model_dump(), spec.filters.model_dump()
+        data: dict[str, Any] = {name: given[name] for name in NARROW_SPEC}
+        data.update({name: (filters[name] or [None])[0] for name in NARROW_FILTERS})
     else:
         data = spec.model_dump(exclude_none=True, exclude_defaults=True, exclude={*HIDDEN_SPEC})
         data.update(op=spec.op, metric=spec.metric, order=spec.order, limit=spec.limit)
