@@ -295,8 +295,8 @@ class Catalog:
                 if key in self.absent:
                     out.append(text[start:end])
                     covered.append((start, end))
-                elif size == 1 and _CHIP_SHAPED.match(key) and not any(key in c for c in chips) \
-                        and key not in self._index:
+                elif size <= 2 and _CHIP_SHAPED.match(key) and not any(key in c for c in chips) \
+                        and key not in self._index:  # "H300", and "RTX 5090" typed as two words
                     out.append(text[start:end])
         return out
 

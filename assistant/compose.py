@@ -280,10 +280,13 @@ def _compose_rows(question: str, result: Any, parsed: Any) -> Answer:
                                                                     f"{div} division"), top.get("availability")) if p)
         by = semantics.SIZE_METRICS[result.spec.metric]  # "accelerators" / "nodes"
         by_sv = {"accelerators": "acceleratorer", "nodes": "noder"}[by]
+        # Systems of the same size share the first place: name them all.
+        tied = "; ".join(_who(r, lang) for r in rows[1:] if _value_of(r, result)[0] == value)
+        who = _who(top, lang) + (f"; {tied}" if tied else "")
         lead = (f"The {'largest' if largest else 'smallest'} system by {by} ({ctx}) has "
-                f"{semantics.format_number(value, lang=lang)} {by}: {_who(top, lang)}" if lang != "sv" else
+                f"{semantics.format_number(value, lang=lang)} {by}: {who}" if lang != "sv" else
                 f"Det {'största' if largest else 'minsta'} systemet räknat i {by_sv} ({ctx}) har "
-                f"{semantics.format_number(value, lang=lang)} {by_sv}: {_who(top, lang)}")
+                f"{semantics.format_number(value, lang=lang)} {by_sv}: {who}")
     elif result.spec.metric == "power":
         # Power is lower-is-better, so "the most power drawn" is the worst row: say which it is.
         most = result.spec.order in ("worst", "desc")

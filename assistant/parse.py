@@ -151,7 +151,8 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
         _inherit(r, explicit, ranges, inherit)
     parsed = Parsed(intent="unknown", spec=None, entities=entities, language=lang,
                     needs_commentary=words.needs_commentary(r), explicit=explicit, ranges=ranges,
-                    has_power=True if r.has("scope", "power_runs") else None, claimed=claimed_numbers(text),
+                    has_power=True if r.has("scope", "power_runs") or (inherit and inherit.has_power) else None,
+                    claimed=claimed_numbers(text),
                     reading=r)
     if r.unknown_rounds:
         parsed.status = "no_data"
@@ -196,8 +197,11 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
 
 
 def _two_parts(r: Reading, texts: list[str], catalog: Catalog, previous: dict[str, Any] | None) -> Parsed:
-    """A question holding two: each part is read on its own, the second keeping the first's scope."""
+    """A question holding two: each part is read on its own, the second keeping the first's scope.
+    A first part that asks nothing ("Thank you. Also, how many ...?") is dropped."""
     first = parse(texts[0], catalog, previous=previous, split=False)  # a part is never split again
+    if first.status == "clarify":
+        return parse(texts[1], catalog, previous=previous, split=False)
     second = parse(texts[1], catalog, inherit=first)
     return Parsed(intent="parts", spec=None, entities=first.entities + second.entities, language=r.language,
                   needs_commentary=words.needs_commentary(r), explicit=first.explicit, reading=r, shape="parts",

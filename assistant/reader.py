@@ -102,6 +102,8 @@ def _quantity(tokens: list[Token], i: int, lex: lexicon.Lexicon) -> tuple[float,
     if not 0 <= i < len(tokens):
         return None
     n = lexicon.number_value(tokens[i].text, lex.numbers, lex.scales)
+    if n is None and tokens[i].text in _ONE and i + 1 < len(tokens) and tokens[i + 1].text in lex.scales:
+        n = 1.0  # "a million"
     if n is None:
         return None
     scale = lex.scales.get(tokens[i + 1].text) if i + 1 < len(tokens) else None
@@ -168,6 +170,7 @@ def _conditions(text: str, tags: list[Tag], tokens: list[Token], lex: lexicon.Le
 
 
 _TO = {"and", "to", "till", "och", "-"}
+_ONE = {"a", "one", "en", "ett"}
 
 
 def _ranges(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> list[Condition]:
@@ -263,6 +266,8 @@ def parts(r: Reading) -> list[str]:
             nxt += 1
         first = r.text[:conj.start].rstrip(" ,;")
         second = r.text[r.tokens[nxt].start:]
+        if len(r.tokens) - nxt < 3:  # ", and how many?" asks what the first part's answer states
+            continue
         if any(t.first == nxt for t in r.tagged("cue", "clause")):
             return [first, second]
         # "top whisper and top llama 3.1 8b": a ranking word starts a second question when each
@@ -273,8 +278,10 @@ def parts(r: Reading) -> list[str]:
 
 
 def _own_benchmarks(r: Reading, cut: int) -> bool:
-    before = {m.values for m in r.matches if m.column == "benchmark" and m.span[1] <= cut}
-    after = {m.values for m in r.matches if m.column == "benchmark" and m.span[0] >= cut}
+    """Each side of the cut names its own benchmark or scenario ("best Offline ... and lowest SingleStream")."""
+    def named(keep) -> set:
+        return {m.values for m in r.matches if m.column in ("benchmark", "scenario") and keep(m)}
+    before, after = named(lambda m: m.span[1] <= cut), named(lambda m: m.span[0] >= cut)
     return bool(before) and bool(after - before)
 
 

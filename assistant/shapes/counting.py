@@ -46,6 +46,9 @@ def _difference(ctx: Context, *, gone: bool) -> Parsed:
         parsed.defaults.append(ctx.say(f"round {target} (latest)", f"runda {target} (senaste)"))
         parsed.notes.append(ctx.say(f"No round named: using the latest round, {target}.",
                                     f"Ingen runda angiven: senaste rundan används, {target}."))
+    absent = _absent_round(ctx)
+    if absent in (before, target) and len(rounds) >= 2:  # "in v4.1 that did not submit anything in v6.1"
+        gone = absent == target
     first, second = (before, target) if gone else (target, before)
     column = words.grouping(ctx.reading, exclude=("round",)) or "benchmark"
     column = _READABLE.get(column, column)
@@ -55,6 +58,19 @@ def _difference(ctx: Context, *, gone: bool) -> Parsed:
     parsed.intent = "difference"
     parsed.explicit = {"round": [target], "_before": [before]}
     return parsed
+
+
+def _absent_round(ctx: Context) -> str | None:
+    """The round a negation points at ("did not submit in v6.1"): the first one named after it."""
+    r = ctx.reading
+    negations = [t.end for t in r.tagged("operation", "not_in")]
+    if not negations:
+        return None
+    after = sorted((m.span[0], m.values[0]) for m in r.matches if m.column == "round" and m.span[0] >= negations[0])
+    if after:
+        return after[0][1]
+    mentioned = [(tok.start, f"v{tok.text.lstrip('v')}") for tok in r.tokens if tok.start >= negations[0]]
+    return next((label for _, label in mentioned if label in ctx.rounds), None)
 
 
 def _count_rank_applies(ctx: Context) -> bool:
@@ -73,7 +89,7 @@ def count_rank(ctx: Context) -> Parsed:
     r, parsed = ctx.reading, ctx.parsed
     column = words.grouping(r, exclude=("round",)) or ctx.inherited_column or "submitter"
     column = _READABLE.get(column, column)
-    use_rounds = defaults.latest(ctx.catalog, ctx.rounds)
+    use_rounds = [] if r.has("scope", "all_rounds") and not ctx.rounds else defaults.latest(ctx.catalog, ctx.rounds)
     if not ctx.rounds and use_rounds:
         parsed.defaults.append(ctx.say(f"round {use_rounds[0]} (latest)", f"runda {use_rounds[0]} (senaste)"))
     fewest = r.has("direction", "least")

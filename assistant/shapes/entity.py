@@ -102,7 +102,9 @@ def attribute(ctx: Context) -> Parsed:
 
 def _appearances_applies(ctx: Context) -> bool:
     r = ctx.reading
-    return r.has("operation", "appearances") and bool(_named(ctx)) and not r.has("operation", "count")
+    asked = r.has("operation", "appearances") or (r.has("scope", "all_rounds") and not ctx.benchmarks)
+    listing_other = words.is_list(r) and words.grouping(r) not in (None, "round")  # "which Intel chips appear"
+    return asked and bool(_named(ctx)) and not r.has("operation", "count") and not listing_other
 
 
 @shape("appearances", priority=44, example="In which rounds does the Lenovo ThinkSystem SR680a V3 appear?",

@@ -67,7 +67,9 @@ def _commentary_applies(ctx: Context) -> bool:
     r = ctx.reading
     if r.has("cue", "why") or (r.has("cue", "source") and not r.has("cue", "table")):
         return True
-    return words.needs_commentary(r) and not words.is_count(r, ctx.explicit) and not ctx.benchmarks
+    # A weak cue ("reports", "skriver") does not replace a ranking of counts ("... flest resultat").
+    ranked = r.has("direction", "most", "least", "ordinal")
+    return words.needs_commentary(r) and not words.is_count(r, ctx.explicit) and not ctx.benchmarks and not ranked
 
 
 @shape("commentary", priority=20, example="Why did NVIDIA's results improve in v6.0?", applies=_commentary_applies)
