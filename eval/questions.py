@@ -108,3 +108,4 @@ GOLD_PATH = Path(__file__).resolve().parent / "questions" / "mlperf.jsonl"
 HELDOUT_PATH = Path(__file__).resolve().parent / "questions" / "mlperf-heldout.jsonl"
 # Written by someone who never saw the reader, frozen before the compositional reader (never tuned on).
 HELDOUT2_PATH = Path(__file__).resolve().parent / "questions" / "mlperf-heldout2.jsonl"
+FRESH_PATH = Path(__file__).resolve().parent / "questions" / "mlperf-fresh.jsonl"
