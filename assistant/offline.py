@@ -263,6 +263,10 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
         answer = define_answer(question, _guide(question, parsed, engine) + passages, parsed, _facts(parsed, engine))
     elif figure and passages:
         answer = figure_answer(question, passages, parsed, figure)
+        if answer.status == "answered":  # the figure leads; the other passages follow, for context
+            more = compose_commentary(question, passages, parsed)
+            answer.answer += " " + more.answer
+            answer.citations += [c for c in more.citations if c not in answer.citations]
     else:
         answer = compose_commentary(question, passages, parsed)
     answer.query = {"parsed": parsed.state()}
