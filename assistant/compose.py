@@ -17,6 +17,7 @@ from typing import Any
 
 from assistant import notes_sv, readout, semantics
 from assistant.answer import Answer, Citation, Passage, Value
+from assistant.parsed import Parsed
 
 ROW_FIELDS = ["result_id", "result_url", "round", "division", "availability", "system_type", "submitter",
               "system_name", "platform", "number_of_nodes", "total_accelerators", "accelerator",
@@ -139,6 +140,11 @@ def _latency_suffix(result: Any, lang: str) -> str:
     return ""
 
 
+def _lang(parsed: Parsed | None) -> str:
+    """The answer's language: the question's, or English when there is no reading (an agent's spec)."""
+    return parsed.language if parsed is not None else "en"
+
+
 def _answer(question: str, text: str, *, status: str = "answered", **kw: Any) -> Answer:
     return Answer(question=question, answer=text, status=status, backend="offline", **kw)
 
@@ -149,8 +155,8 @@ def _query(result: Any) -> dict[str, Any]:
     return q
 
 
-def _no_rows(question: str, result: Any, parsed: Any) -> Answer:
-    lang = getattr(parsed, "language", "en")
+def _no_rows(question: str, result: Any, parsed: Parsed | None) -> Answer:
+    lang = _lang(parsed)
     text = ("Inga resultat matchar frågan i datan" if lang == "sv" else "No results in the data match this question")
     filters = {k: v for k, v in result.spec.filters.model_dump(exclude_none=True).items() if v}
     if filters:
@@ -161,7 +167,7 @@ def _no_rows(question: str, result: Any, parsed: Any) -> Answer:
 
 # --- the composer --------------------------------------------------------------------------
 
-def compose(question: str, result: Any, parsed: Any = None) -> Answer:
+def compose(question: str, result: Any, parsed: Parsed | None = None) -> Answer:
     """A short cited answer for a `QueryResult` of any op."""
     op = result.spec.op
     if op == "rows" and result.spec.group_by and parsed is not None:
@@ -185,11 +191,11 @@ def compose(question: str, result: Any, parsed: Any = None) -> Answer:
         # Comparison caveats (mixed scenarios, node counts) say nothing about a count.
         caveats = set(semantics.describe_caveats(result.rows))
         result_notes = [n for n in result_notes if n not in caveats]
-    notes = list(getattr(parsed, "notes", []) or []) + result_notes
+    notes = (list(parsed.notes) if parsed is not None else []) + result_notes
     answer.notes = list(dict.fromkeys(answer.notes + notes))
-    if getattr(parsed, "checked", None) and op == "rows" and answer.status == "answered" and not result.rows.empty:
+    if parsed is not None and parsed.checked and op == "rows" and answer.status == "answered" and not result.rows.empty:
         answer.answer += _checked_verdict(result.rows.iloc[0], parsed)
-    if getattr(parsed, "language", "en") == "sv":
+    if _lang(parsed) == "sv":
         answer.notes = notes_sv.in_swedish(answer.notes)
     if answer.query is None:
         answer.query = _query(result)
@@ -200,7 +206,7 @@ def compose(question: str, result: Any, parsed: Any = None) -> Answer:
     return answer
 
 
-def _compose_count_rank(question: str, result: Any, parsed: Any) -> Answer:
+def _compose_count_rank(question: str, result: Any, parsed: Parsed | None) -> Answer:
     """"Which submitter had the most results?": the top group and its count, then the next ones."""
     from assistant import templates
 
@@ -238,7 +244,7 @@ _CHECKED_WORDS = {"submitter": ("submitter", "inskickare"), "accelerator_vendor"
                   "system_name": ("system", "system"), "platform": ("platform", "plattform")}
 
 
-def _checked_verdict(top: Any, parsed: Any) -> str:
+def _checked_verdict(top: Any, parsed: Parsed) -> str:
     """"Is it true that Crusoe's MI355X system had the highest ...?": the ranking ran over everyone,
     and this sentence says, computed here, whether its top row has what the question named."""
     sv = parsed.language == "sv"
@@ -256,12 +262,12 @@ def _checked_verdict(top: Any, parsed: Any) -> str:
             f" That does not check out: the top result has {', '.join(wrong)}.")
 
 
-def _compose_rows(question: str, result: Any, parsed: Any) -> Answer:
-    lang = getattr(parsed, "language", "en")
+def _compose_rows(question: str, result: Any, parsed: Parsed | None) -> Answer:
+    lang = _lang(parsed)
     if result.empty:
         return _no_rows(question, result, parsed)
     rows = compact_rows(result.rows)
-    intent = getattr(parsed, "intent", "best")
+    intent = parsed.intent if parsed is not None else "best"
     top = rows[0]
     value, unit = _value_of(top, result)
     derived = bool(result.derived)
@@ -334,8 +340,8 @@ def _label(row: dict[str, Any]) -> str:
     return f"{row.get('submitter')}: {name}"
 
 
-def _compose_aggregate(question: str, result: Any, parsed: Any) -> Answer:
-    lang = getattr(parsed, "language", "en")
+def _compose_aggregate(question: str, result: Any, parsed: Parsed | None) -> Answer:
+    lang = _lang(parsed)
     spec = result.spec
     rows = compact_rows(result.rows)
     scope = _scope_text(spec.filters, lang)
@@ -432,13 +438,13 @@ def _count_noun(spec: Any, lang: str) -> str:
     return f"{spec.aggregate} of {spec.metric}"
 
 
-def _compose_difference(question: str, result: Any, parsed: Any) -> Answer:
-    lang = getattr(parsed, "language", "en")
+def _compose_difference(question: str, result: Any, parsed: Parsed | None) -> Answer:
+    lang = _lang(parsed)
     spec = result.spec
     first = ", ".join(spec.filters.round or [])
     second = ", ".join((spec.other.round if spec.other else None) or [])
     rows = compact_rows(result.rows)
-    gone = getattr(parsed, "explicit", {}).get("_before") == (spec.filters.round or [None])
+    gone = (parsed.explicit if parsed is not None else {}).get("_before") == (spec.filters.round or [None])
     items = [_with_common_name(i) if spec.column == "accelerator_family" else i for i in result.items]
     if not items:
         text = (f"No {spec.column} appears in {first} that is absent from {second}." if lang != "sv" else
@@ -464,10 +470,10 @@ def _with_common_name(family: str) -> str:
     return f"{family} ({name})" if name else family
 
 
-def _compose_compare(question: str, result: Any, parsed: Any) -> Answer:
-    lang = getattr(parsed, "language", "en")
+def _compose_compare(question: str, result: Any, parsed: Parsed | None) -> Answer:
+    lang = _lang(parsed)
     spec = result.spec
-    side_col = getattr(parsed, "side_column", None)
+    side_col = parsed.side_column if parsed is not None else None
     parts, values, labels, ys, all_rows = [], [], [], [], []
     for i, side in enumerate(result.sides):
         side_filter = (spec.sides or [])[i].model_dump(exclude_none=True) if spec.sides else {}
@@ -508,8 +514,8 @@ def _compose_compare(question: str, result: Any, parsed: Any) -> Answer:
                    query=_query(result))
 
 
-def _compose_trend(question: str, result: Any, parsed: Any) -> Answer:
-    lang = getattr(parsed, "language", "en")
+def _compose_trend(question: str, result: Any, parsed: Parsed | None) -> Answer:
+    lang = _lang(parsed)
     if result.empty or not result.by_round:
         return _no_rows(question, result, parsed)
     rows = compact_rows(result.rows)
@@ -571,9 +577,9 @@ def best_sentences(question: str, text: str, n: int = 2) -> list[str]:
     return [s for _, _, s in sorted(top, key=lambda t: -t[1])]
 
 
-def compose_commentary(question: str, passages: list[Passage], parsed: Any = None) -> Answer:
+def compose_commentary(question: str, passages: list[Passage], parsed: Parsed | None = None) -> Answer:
     """An extractive answer: what the best passages say, each quoted with its source."""
-    lang = getattr(parsed, "language", "en")
+    lang = _lang(parsed)
     if not passages:
         text = ("Jag hittade ingen kommentar i de inlästa dokumenten som svarar på det." if lang == "sv" else
                 "I found no commentary in the ingested documents that answers this.")
