@@ -7,7 +7,7 @@ the API and eval output, without opening the query panel.
 
 from __future__ import annotations
 
-from assistant import templates
+from assistant import semantics, templates
 from assistant.parsed import Parsed
 from assistant.spec import QuerySpec, Range
 
@@ -21,9 +21,13 @@ _RANGE_WORDS = {"total_accelerators": ("accelerators", "acceleratorer"), "number
 
 def _range(name: str, rng: Range, lang: str) -> str:
     word = _RANGE_WORDS.get(name, (name, name))[1 if lang == "sv" else 0]
+
+    def num(x: float) -> str:
+        return semantics.format_number(x, lang=lang)
+
     if rng.min is not None and rng.max is not None:
-        return f"{word} = {rng.min:g}" if rng.min == rng.max else f"{word} {rng.min:g}–{rng.max:g}"
-    return f"{word} ≥ {rng.min:g}" if rng.min is not None else f"{word} ≤ {rng.max:g}"
+        return f"{word} = {num(rng.min)}" if rng.min == rng.max else f"{word} {num(rng.min)}–{num(rng.max)}"
+    return f"{word} ≥ {num(rng.min)}" if rng.min is not None else f"{word} ≤ {num(rng.max)}"
 
 
 def _values(values: list[str]) -> str:
