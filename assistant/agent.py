@@ -98,10 +98,13 @@ class Agent:
         assert final is not None
         return final
 
-    def examples_for(self, question: str) -> list[Example]:
-        """Few-shot (question, spec) pairs for the routing prompt: the seam for the library of
-        verified questions nearest this one. None yet: the built-in examples are in the prefix."""
-        return []
+    def examples_for(self, question: str, *, read: bool = False) -> list[Example]:
+        """Few-shot (question, spec) pairs for the routing prompt: the verified questions nearest
+        this one (assistant.verified), after the built-in examples in the cached prefix. Two when
+        the reader found no spec (the model must read it), one when it did (prompt budget)."""
+        from assistant.verified import nearest
+
+        return [(v.question, v.spec) for v in nearest(self.engine.store, question, k=1 if read else 2)]
 
     # --- model calls: each one recorded in self.usage -------------------------------------------
 
@@ -254,7 +257,7 @@ class Agent:
 
     def _schema_plan(self, question: str, parsed: Parsed, toolbox: Toolbox, conversation: Any, scope: dict | None,
                      notes: list[str]) -> _Plan:
-        messages = route_messages(question, parsed, self.tier, self.examples_for(question))
+        messages = route_messages(question, parsed, self.tier, self.examples_for(question, read=parsed.spec is not None))
         route, reply = self._ask_route(messages, notes)
         spec = merge_route(parsed, route, question, self.engine, notes)
         base_spec = parsed.spec

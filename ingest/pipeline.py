@@ -142,6 +142,19 @@ def _read_documents(files: list[sources_mod.LocalFile], settings, cache_dir: Pat
     return chunks, len(files)
 
 
+def _read_verified(files: list[sources_mod.LocalFile]) -> list:
+    """The verified questions (ingest.verified): embedded like commentary, kind "verified"."""
+    from ingest.verified import load_chunks as load_verified
+
+    chunks = []
+    for f in files:
+        try:
+            chunks.extend(load_verified(f.path))
+        except SourceError as exc:
+            raise sources_mod.evict(f, exc) from None
+    return chunks
+
+
 CARD_EMBED_LINES = 6
 
 
@@ -222,7 +235,8 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
     work = Path(settings.work_cache).expanduser() if settings.get("work_cache") else root
     documents = [f for f in files if f.source.kind in sources_mod.DOCUMENT_KINDS]
     doc_chunks, n_docs = _read_documents(documents, settings, work / store_mod.DOC_CACHE)
-    chunks = doc_chunks + cards
+    verified = _read_verified([f for f in files if f.source.kind == "verified"])
+    chunks = doc_chunks + cards + verified
     seen: set[str] = set()
     for chunk in chunks:
         if chunk.id in seen:
@@ -243,6 +257,7 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
         "document_ids": sorted({c.metadata["doc_id"] for c in doc_chunks}),
         "chunks": len(doc_chunks),
         "cards": len(cards),
+        "verified": len(verified),
         "embedder": embedder.name,
         "dim": embedder.dim,
         "chunk_tokens": settings.chunk_tokens,

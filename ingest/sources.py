@@ -26,7 +26,7 @@ from pathlib import Path
 from ingest.errors import SourceError
 from ingest.settings import PROJECT_ROOT
 
-KINDS = ("results", "commentary", "guide")
+KINDS = ("results", "commentary", "guide", "verified")
 DOCUMENT_KINDS = ("commentary", "guide")  # a folder of documents, chunked and embedded
 ROOTS = ("mirror", "clone")  # what a source's `path` is relative to
 CLONE_ROOT = PROJECT_ROOT  # this clone of the repository, whatever its folder is called

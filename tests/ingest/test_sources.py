@@ -40,6 +40,7 @@ def test_default_mirror_files_match_their_pins(shared_data):
     files = sources.local_files(sources.load_sources(PROJECT / "data" / "sources.toml"), Path(shared_data), 100)
     guide = len(list((PROJECT / "data" / "guide").glob("*.md"))) + len(list((PROJECT / "data" / "guide" / "sv").glob(
         "*.sv.md")))  # read from the clone, not the mirror, in English and Swedish
+    guide += len(list((PROJECT / "data" / "verified").glob("*.jsonl")))  # and the verified questions
     assert len(files) == 4 + 27 + 3 + guide
     assert all(len(f.sha256) == 64 and f.size > 0 for f in files)
 
