@@ -21,7 +21,7 @@ from assistant.parsed import Parsed
 
 ROW_FIELDS = ["result_id", "result_url", "round", "division", "availability", "system_type", "submitter",
               "system_name", "platform", "number_of_nodes", "total_accelerators", "accelerator",
-              "accelerator_family", "benchmark", "scenario", "result", "units", "value", "value_unit",
+              "accelerator_vendor", "accelerator_family", "benchmark", "scenario", "result", "units", "value", "value_unit",
               "host_processor", "framework", "precision", "accuracy", "power_result", "power_units",
               "accelerators_per_node"]
 MAX_CITED_ROWS = 50
