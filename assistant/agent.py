@@ -100,11 +100,12 @@ class Agent:
 
     def examples_for(self, question: str, *, read: bool = False) -> list[Example]:
         """Few-shot (question, spec) pairs for the routing prompt: the verified questions nearest
-        this one (assistant.verified), after the built-in examples in the cached prefix. Two when
-        the reader found no spec (the model must read it), one when it did (prompt budget)."""
+        this one (assistant.verified), after the built-in examples in the cached prefix. Only when
+        the reader found no spec: then the model must read the question itself, and where the
+        reader has one an example would only spend the prompt budget (1,500 tokens)."""
         from assistant.verified import nearest
 
-        return [(v.question, v.spec) for v in nearest(self.engine.store, question, k=1 if read else 2)]
+        return [] if read else [(v.question, v.spec) for v in nearest(self.engine.store, question, k=2)]
 
     # --- model calls: each one recorded in self.usage -------------------------------------------
 

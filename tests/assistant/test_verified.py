@@ -60,7 +60,9 @@ def test_nearest_keeps_close_valid_examples_other_than_the_question():
     assert nearest(None, "q") == [] and nearest(store, "   ") == []
 
 
-def test_the_agent_offers_the_nearest_verified_questions_as_examples():
+def test_the_agent_offers_the_nearest_verified_questions_when_the_reader_has_no_spec():
     store = FakeStore([_hit("best gpt-oss offline in v6.1", 0.95)])
-    examples = Agent.examples_for(SimpleNamespace(engine=SimpleNamespace(store=store)), "top gpt oss 6.1")
+    agent = SimpleNamespace(engine=SimpleNamespace(store=store))
+    examples = Agent.examples_for(agent, "top gpt oss 6.1")
     assert [(q, s.filters.round) for q, s in examples] == [("best gpt-oss offline in v6.1", ["v6.1"])]
+    assert Agent.examples_for(agent, "top gpt oss 6.1", read=True) == []  # the reader's spec needs none
