@@ -56,7 +56,6 @@ def _latest(rows: list[dict[str, Any]]) -> str:
 
 
 def compose_groups(question: str, result: Any, parsed: Parsed) -> Answer:
-    lang = parsed.language
     rows = compact_rows(result.rows, limit=len(result.rows))
     if not rows:
         from assistant.compose import _no_rows

@@ -32,11 +32,12 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import math
 import os
 import sys
 from collections import Counter
 from pathlib import Path
+
+from eval.gold_compare import compare
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
@@ -155,10 +156,6 @@ def compute(check: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]
     raise ValueError(f"unknown check op {op!r}")
 
 
-def _close(a: float | None, b: float | None) -> bool:
-    return a is not None and b is not None and math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
-
-
 def verify(question: dict[str, Any], rows: list[dict[str, Any]]) -> list[str]:
     """Problems with one question's gold answer (empty = verified)."""
     expected = question["expected"]
@@ -173,30 +170,7 @@ def verify(question: dict[str, Any], rows: list[dict[str, Any]]) -> list[str]:
         return [f"check failed: {exc}"]
     if kind == "refusal":
         return [] if all(r["op"] == "absent" for r in recipes) else ["a refusal needs an 'absent' recipe"]
-    problems: list[str] = []
-    if kind == "numbers":
-        wanted = expected.get("values") or []
-        if len(wanted) != len(results):
-            return [f"{len(wanted)} values but {len(results)} recipes"]
-        for want, got in zip(wanted, results):
-            if not _close(got["value"], want):
-                problems.append(f"value {want} != source {got['value']}")
-    elif kind in ("number", "count"):
-        if not _close(results[0]["value"], expected.get("value")):
-            problems.append(f"value {expected.get('value')} != source {results[0]['value']}")
-    texts = " | ".join(t for r in results for t in r["texts"]).lower()
-    if any(r["op"] not in ("count", "ratio") for r in recipes):
-        for s in expected.get("must_include", []):
-            if s.lower() not in texts:
-                problems.append(f"{s!r} not in the source rows/values")
-        for group in expected.get("any_of", []):
-            if not any(s.lower() in texts for s in group):
-                problems.append(f"none of {group} in the source rows/values")
-    if kind == "entity" and recipes[0]["op"] in ("setdiff", "values"):
-        for s in expected.get("must_not_include", []):
-            if s.lower() in texts:
-                problems.append(f"{s!r} must not be named but is in the source answer")
-    return problems
+    return compare(expected, recipes, results)
 
 
 def read_questions(path: Path) -> list[dict[str, Any]]:

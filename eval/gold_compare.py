@@ -1,0 +1,48 @@
+"""How a gold answer is compared with what a check recipe computed, shared by the independent
+checkers (`check_gold` for MLPerf Inference, `check_gold_training` for Training).
+
+Only the comparison lives here; each checker reads its own raw source and computes its own
+recipes, and neither imports anything from the product.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+
+def close(a: float | None, b: float | None) -> bool:
+    return a is not None and b is not None and math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+
+
+def compare(expected: dict[str, Any], recipes: list[dict[str, Any]], results: list[dict[str, Any]],
+            unsourced: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """Problems with a gold answer given the recipes' results (empty = verified). Names must be
+    in the rows or values a recipe found; `unsourced` key words are not looked for."""
+    kind = expected["kind"]
+    problems: list[str] = []
+    if kind == "numbers":
+        wanted = expected.get("values") or []
+        if len(wanted) != len(results):
+            return [f"{len(wanted)} values but {len(results)} recipes"]
+        for want, got in zip(wanted, results):
+            if not close(got["value"], want):
+                problems.append(f"value {want} != source {got['value']}")
+    elif kind in ("number", "count"):
+        if not close(results[0]["value"], expected.get("value")):
+            problems.append(f"value {expected.get('value')} != source {results[0]['value']}")
+    texts = " | ".join(t for r in results for t in r["texts"]).lower()
+    if kind != "refusal" and any(r["op"] not in ("count", "ratio") for r in recipes):
+        for s in expected.get("must_include", []):
+            if s.lower() not in texts and s.lower() not in unsourced:
+                problems.append(f"{s!r} not in the source rows/values")
+        for group in expected.get("any_of", []):
+            if all(s.lower() in unsourced for s in group):
+                continue
+            if not any(s.lower() in texts for s in group):
+                problems.append(f"none of {group} in the source rows/values")
+    if kind == "entity" and recipes[0]["op"] in ("setdiff", "values"):
+        for s in expected.get("must_not_include", []):
+            if s.lower() in texts:
+                problems.append(f"{s!r} must not be named but is in the source answer")
+    return problems
