@@ -50,22 +50,13 @@ import sys
 import zlib
 from pathlib import Path
 
-from eval.gold_compare import compare
+from eval.gold_compare import compare, number as _num, select
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = Path(os.environ.get("RESULTSQA_DATA", HERE.parent.parent / "shared" / "data"))
 DEFAULT_QUESTIONS = HERE / "questions" / "mlperf.jsonl"
 JSON_ROUNDS = ("v4.1", "v5.1", "v6.0")
-
-
-def _num(value: Any) -> float | None:
-    if value is None or value == "":
-        return None
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
 
 
 def load_raw(data: Path = DEFAULT_DATA) -> list[dict[str, Any]]:
@@ -104,33 +95,6 @@ def load_raw(data: Path = DEFAULT_DATA) -> list[dict[str, Any]]:
         total = row["TotalAccelerators"]
         row["PerAccelerator"] = row["Result"] / total if row["Result"] is not None and total else None
     return rows
-
-
-def _matches(row: dict[str, Any], filters: dict[str, Any]) -> bool:
-    for key, want in filters.items():
-        if key.endswith(">=") or key.endswith("<="):
-            value = _num(row.get(key[:-2]))
-            if value is None or (value < want if key.endswith(">=") else value > want):
-                return False
-        elif key.endswith("!~"):
-            if str(want).lower() in str(row.get(key[:-2]) or "").lower():
-                return False
-        elif key.endswith("~"):
-            if str(want).lower() not in str(row.get(key[:-1]) or "").lower():
-                return False
-        else:
-            wanted = want if isinstance(want, list) else [want]
-            have = row.get(key)
-            if isinstance(have, bool) or not isinstance(have, str):
-                if have not in wanted:
-                    return False
-            elif have.lower() not in {str(w).lower() for w in wanted}:
-                return False
-    return True
-
-
-def select(rows: list[dict[str, Any]], filters: dict[str, Any]) -> list[dict[str, Any]]:
-    return [r for r in rows if _matches(r, filters or {})]
 
 
 # --- The official PDFs, read with the standard library only -------------------------------------

@@ -37,7 +37,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from eval.gold_compare import compare
+from eval.gold_compare import compare, number, select as shared_select
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
@@ -48,60 +48,18 @@ NUMERIC = ("number_of_nodes", "accelerators_per_node", "total_accelerators", "ti
            "runs_used", "runs_total", "scaling_factor")
 
 
-def _num(value: Any) -> float | None:
-    if value is None or value == "":
-        return None
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
-
-
 def load_rows(data: Path = DEFAULT_DATA) -> list[dict[str, Any]]:
     """The table's rows with its own column names; numeric columns as floats (empty -> None)."""
     with (Path(data) / CSV_NAME).open(encoding="utf-8", newline="") as fh:
         rows = [dict(rec) for rec in csv.DictReader(fh)]
     for row in rows:
         for col in NUMERIC:
-            row[col] = _num(row[col])
+            row[col] = number(row[col])
     return rows
 
 
-def _column(key: str) -> str:
-    for suffix in (">=", "<=", "!~", "~"):
-        if key.endswith(suffix):
-            return key[: -len(suffix)]
-    return key
-
-
-def _matches(row: dict[str, Any], filters: dict[str, Any]) -> bool:
-    for key, want in filters.items():
-        col = _column(key)
-        if col not in row:
-            raise KeyError(f"no column {col!r} in the training table")
-        have = row[col]
-        if key.endswith(">=") or key.endswith("<="):
-            value = _num(have)
-            if value is None or (value < want if key.endswith(">=") else value > want):
-                return False
-        elif key.endswith("!~"):
-            if str(want).lower() in str(have or "").lower():
-                return False
-        elif key.endswith("~"):
-            if str(want).lower() not in str(have or "").lower():
-                return False
-        else:
-            wanted = want if isinstance(want, list) else [want]
-            if isinstance(have, str):
-                if have.lower() not in {str(w).lower() for w in wanted}:
-                    return False
-            elif have not in wanted:
-                return False
-    return True
-
-
 def select(rows: list[dict[str, Any]], filters: dict[str, Any]) -> list[dict[str, Any]]:
-    return [r for r in rows if _matches(r, filters or {})]
+    return shared_select(rows, filters, strict=True)
 
 
 def _distinct(rows: list[dict[str, Any]], field: str) -> dict[str, str]:
@@ -114,7 +72,7 @@ def compute(check: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]
     op = check["op"]
     field = check.get("field", "time_to_train_min")
     if op in ("min", "max"):
-        chosen = [r for r in select(rows, check.get("filters", {})) if _num(r.get(field)) is not None]
+        chosen = [r for r in select(rows, check.get("filters", {})) if number(r.get(field)) is not None]
         rank = check.get("rank", 1)
         if len(chosen) < rank:
             raise AssertionError(f"{len(chosen)} rows, rank {rank} wanted: {check}")

@@ -1,14 +1,65 @@
-"""How a gold answer is compared with what a check recipe computed, shared by the independent
-checkers (`check_gold` for MLPerf Inference, `check_gold_training` for Training).
+"""What the independent gold checkers (`check_gold` for MLPerf Inference, `check_gold_training`
+for Training) share: the recipe filter language and how a gold answer is compared with what a
+recipe computed.
 
-Only the comparison lives here; each checker reads its own raw source and computes its own
-recipes, and neither imports anything from the product.
+Each checker reads its own raw source and runs its own recipe ops; neither, nor this module,
+imports anything from the product.
 """
 
 from __future__ import annotations
 
 import math
 from typing import Any
+
+
+def number(value: Any) -> float | None:
+    """A raw field as a float; empty or not a number -> None."""
+    if value is None or value == "":
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _column(key: str) -> str:
+    for suffix in (">=", "<=", "!~", "~"):
+        if key.endswith(suffix):
+            return key[: -len(suffix)]
+    return key
+
+
+def matches(row: dict[str, Any], filters: dict[str, Any], *, strict: bool = False) -> bool:
+    """Filters: {"F": "x"} equal (case-insensitive), {"F": [...]} any of, {"F~": "sub"} contains,
+    {"F!~": "sub"} does not contain, {"F>=": n} / {"F<=": n} numeric bounds. `strict`: a field
+    the row does not have is an error (a typo must not quietly match nothing)."""
+    for key, want in filters.items():
+        col = _column(key)
+        if strict and col not in row:
+            raise KeyError(f"no column {col!r} in the table")
+        have = row.get(col)
+        if key.endswith(">=") or key.endswith("<="):
+            value = number(have)
+            if value is None or (value < want if key.endswith(">=") else value > want):
+                return False
+        elif key.endswith("!~"):
+            if str(want).lower() in str(have or "").lower():
+                return False
+        elif key.endswith("~"):
+            if str(want).lower() not in str(have or "").lower():
+                return False
+        else:
+            wanted = want if isinstance(want, list) else [want]
+            if isinstance(have, str):
+                if have.lower() not in {str(w).lower() for w in wanted}:
+                    return False
+            elif have not in wanted:
+                return False
+    return True
+
+
+def select(rows: list[dict[str, Any]], filters: dict[str, Any] | None, *, strict: bool = False) -> list[dict[str, Any]]:
+    return [r for r in rows if matches(r, filters or {}, strict=strict)]
 
 
 def close(a: float | None, b: float | None) -> bool:
