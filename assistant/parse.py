@@ -80,8 +80,8 @@ def _choose(r: Reading) -> list[Match]:
     return sorted(_machines_not_scenarios(r, chosen), key=lambda m: m.span)
 
 
-# Words before a lowercase "server" that make it a machine ("a single 8 gpu server", "mi355x server").
-_MACHINE_BEFORE = {"a", "one", "single", "same", "the", "en", "ett", "samma"}
+def _cue_at(r: Reading, i: int, value: str) -> bool:
+    return any(t.value == value and t.first == i for t in r.tagged("cue"))
 
 
 def _machines_not_scenarios(r: Reading, chosen: list[Match]) -> list[Match]:
@@ -93,9 +93,8 @@ def _machines_not_scenarios(r: Reading, chosen: list[Match]) -> list[Match]:
             i = _token_index(r, m.span[0])
             before = {e.column for e in chosen if e is not m and _token_index(r, e.span[1]) in (i, i + 1)
                       and e.span[1] <= m.span[0]}
-            word = r.word(i - 1)
             if before & {"accelerator_family", "accelerator", "system_name", "platform", "submitter",
-                         "accelerator_vendor"} or word in _MACHINE_BEFORE or r.tag_at(i - 1, "unit") is not None:
+                         "accelerator_vendor"} or _cue_at(r, i - 1, "determiner") or r.tag_at(i - 1, "unit") is not None:
                 continue
         out.append(m)
     return out

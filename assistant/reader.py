@@ -19,7 +19,6 @@ from assistant.lexicon import Tag, Token
 # "more than 64" means at least 65).
 _WHOLE = {"total_accelerators", "number_of_nodes", "accelerators_per_node"}
 _RESULT_UNITS = {"result_ms": "Latency (ms)", "result_s": "Latency (s)", "result": None}
-_EACH = {"each", "apiece", "vardera", "var"}
 # Scopes that are numeric conditions: (scope tag, column, (min, max)).
 _SCOPES = [("multi_node", "number_of_nodes", (2, None)), ("single_node", "number_of_nodes", (None, 1)),
            ("single_accelerator", "total_accelerators", (1, 1))]
@@ -88,7 +87,7 @@ def _shadowed(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> lis
     def active(t: Tag) -> bool:
         if t.kind != "comparator":
             return True
-        return _quantity(tokens, t.last, lex) is not None or _quantity(tokens, t.first - 1, lex) is not None
+        return _quantity(tokens, t.last, lex, tags) is not None or _quantity(tokens, t.first - 1, lex, tags) is not None
 
     tags = [t for t in tags if active(t)]  # a comparator with no number by it says nothing ("from", "with")
     covers = [(t.first, t.last, hidden) for t in tags for hidden in _SHADOWS.get(t.kind, ())]
@@ -96,13 +95,18 @@ def _shadowed(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> lis
                                        for first, last, hidden in covers)]
 
 
-def _quantity(tokens: list[Token], i: int, lex: lexicon.Lexicon) -> tuple[float, int] | None:
+def _cue(tags: list[Tag], value: str, i: int) -> bool:
+    """Whether a cue tag of `value` starts at token i."""
+    return any(t.kind == "cue" and t.value == value and t.first == i for t in tags)
+
+
+def _quantity(tokens: list[Token], i: int, lex: lexicon.Lexicon, tags: list[Tag]) -> tuple[float, int] | None:
     """The number at token i, times a scale word after it ("1 million", "1.5m", "2k"), and the
     index of the token after it; None when token i is not a number."""
     if not 0 <= i < len(tokens):
         return None
     n = lexicon.number_value(tokens[i].text, lex.numbers, lex.scales)
-    if n is None and tokens[i].text in _ONE and i + 1 < len(tokens) and tokens[i + 1].text in lex.scales:
+    if n is None and _cue(tags, "one", i) and i + 1 < len(tokens) and tokens[i + 1].text in lex.scales:
         n = 1.0  # "a million"
     if n is None:
         return None
@@ -138,11 +142,11 @@ def _conditions(text: str, tags: list[Tag], tokens: list[Token], lex: lexicon.Le
     GPU", "72 GPUs each"), and the scopes "multi-node", "single node", "single GPU"."""
     out: list[Condition] = _ranges(tags, tokens, lex)
     for comp in (t for t in tags if t.kind == "comparator" and t.value != "between"):
-        q = _quantity(tokens, comp.last, lex)  # "more than 64 …"
+        q = _quantity(tokens, comp.last, lex, tags)  # "more than 64 …"
         unit = _unit_after(tags, q[1]) if q else None
         first = comp.first
         if q is None and comp.value != "eq":  # "64 or more GPUs"
-            q = _quantity(tokens, comp.first - 1, lex)
+            q = _quantity(tokens, comp.first - 1, lex, tags)
             unit = _unit_after(tags, comp.last) if q else None
             first = comp.first - 1
         if q is not None and unit is not None and not (comp.value == "eq" and unit.value in _RESULT_UNITS):
@@ -151,11 +155,11 @@ def _conditions(text: str, tags: list[Tag], tokens: list[Token], lex: lexicon.Le
             lo, hi = _bound(comp.value, q[0], False)  # "over 150k on llama 3.1 8b": the benchmark's result
             out.append(Condition("result", lo, hi, " ".join(t.text for t in tokens[first:q[1]])))
     for i in range(len(tokens)):
-        q = _quantity(tokens, i, lex)
+        q = _quantity(tokens, i, lex, tags)
         unit = _unit_after(tags, q[1]) if q else None
         if not (q and unit and unit.value in _WHOLE):
             continue
-        each = unit.last < len(tokens) and tokens[unit.last].text in _EACH  # "72 GPUs each"
+        each = _cue(tags, "each", unit.last)  # "72 GPUs each"
         hyphen = q[1] == unit.first and text[tokens[q[1] - 1].end:tokens[unit.first].start] == "-"  # "72-GPU"
         if each or hyphen:
             out.append(_condition("eq", q[0], unit, tokens, i))
@@ -169,18 +173,16 @@ def _conditions(text: str, tags: list[Tag], tokens: list[Token], lex: lexicon.Le
     return list(kept.values())
 
 
-_TO = {"and", "to", "till", "och", "-"}
-_ONE = {"a", "one", "en", "ett"}
 
 
 def _ranges(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> list[Condition]:
     """"between 9 and 16 GPUs", "from 2 to 4 nodes", "2 to 4 nodes": both bounds."""
     out = []
     for i in range(len(tokens)):
-        low = _quantity(tokens, i, lex)
-        if low is None or low[1] >= len(tokens) or tokens[low[1]].text not in _TO:
+        low = _quantity(tokens, i, lex, tags)
+        if low is None or not _cue(tags, "range_to", low[1]):
             continue
-        high = _quantity(tokens, low[1] + 1, lex)
+        high = _quantity(tokens, low[1] + 1, lex, tags)
         unit = _unit_after(tags, high[1]) if high else None
         if high is None or unit is None or high[0] < low[0]:
             continue
@@ -245,10 +247,6 @@ def _per_node(tokens: list[Token], matches: list[Match]) -> list[Condition]:
     return out
 
 
-# Prepositions that may stand between "and" and the question word ("…, and from which round?").
-_LEADS = {"from", "in", "on", "for", "since", "at", "från", "i", "på", "för", "sedan"}
-
-
 def parts(r: Reading) -> list[str]:
     """The questions inside a two-part question, or [] for one question.
 
@@ -262,7 +260,7 @@ def parts(r: Reading) -> list[str]:
         nxt = conj.last
         if conj.first < 2 or nxt >= len(r.tokens) - 1:
             continue
-        if r.word(nxt) in _LEADS and nxt + 1 < len(r.tokens) - 1:
+        if _cue(r.tags, "lead", nxt) and nxt + 1 < len(r.tokens) - 1:
             nxt += 1
         first = r.text[:conj.start].rstrip(" ,;")
         second = r.text[r.tokens[nxt].start:]
