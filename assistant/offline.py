@@ -196,7 +196,7 @@ _NAMED = ("submitter", "accelerator_vendor", "accelerator_family", "accelerator"
 def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) -> Want:
     """What the question asks of the documents besides its words (retrieval boosts)."""
     if parsed is None:
-        return Want(rounds=tuple(rounds or ()))
+        return Want()
     names = tuple(dict.fromkeys(n for m in parsed.entities if m.column in _NAMED for n in (m.text, *m.values[:3])))
     r = parsed.reading
     guide = parsed.intent == "define" or (r is not None and r.has("cue", "define"))
@@ -204,8 +204,7 @@ def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) 
     docs = [d for name in publishers for d in (catalog.publisher_docs.get(name, []) if catalog is not None else [])]
     if rounds:  # documents are named by round: the named publisher's piece on the round asked
         docs = [d for d in docs if any(d.startswith(rnd + "_") for rnd in rounds)] or docs
-    return Want(rounds=tuple(rounds or ()), names=names + tuple(publishers), guide=guide, language=parsed.language,
-                documents=tuple(docs))
+    return Want(names=names + tuple(publishers), guide=guide, language=parsed.language, documents=tuple(docs))
 
 
 def _passages(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed | None = None) -> list:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Iterable
 
 from assistant.answer import Passage
@@ -101,12 +102,24 @@ def _terms(text: str) -> set[str]:
     return {w.lower().rstrip(".") for w in _WORD.findall(text) if w.lower() not in _STOP and len(w) > 2}
 
 
+@lru_cache(maxsize=4096)
+def _passage_terms(text: str) -> frozenset[str]:
+    """A passage's words, once: the same chunks come back question after question."""
+    return frozenset(_terms(text))
+
+
+def _doc_id(p: Passage) -> str:
+    """The document a chunk id names (`doc:<file>:<chunk>`)."""
+    parts = p.id.split(":")
+    return parts[1] if len(parts) >= 3 else ""
+
+
 def rerank(query: str, passages: list[Passage], want: Want) -> list[Passage]:
     """Vector order fused with a lexical order (the question's rare words, names and numbers in
     the text, title and source), plus boosts for the rounds, names and document kind asked for."""
     terms = _terms(query) | {n.lower() for n in want.names}
     texts = [(p.text + " " + p.title + " " + p.source).lower() for p in passages]
-    words = [_terms(t) for t in texts]
+    words = [_passage_terms(t) for t in texts]
     df = {t: sum(t in ws or t in tx for ws, tx in zip(words, texts)) for t in terms}
     n = len(passages) or 1
     lexical = [sum(math.log(1 + n / df[t]) for t in terms if df[t] and (t in ws or (" " in t and t in tx)))
@@ -121,12 +134,10 @@ def rerank(query: str, passages: list[Passage], want: Want) -> list[Passage]:
         head = (p.title + " " + p.source + " " + p.id.replace("-", " ").replace("_", " ")).lower()
         if any(nm in head for nm in names):
             score += BOOST  # the named organisation wrote or is the subject of the document
-        if want.documents and p.id.split(":")[1:2] and p.id.split(":")[1] in want.documents:
+        if _doc_id(p) in want.documents:
             score += 2 * BOOST  # the document the question names
-        if want.guide and p.doc_kind == "guide":
-            score += 2 * BOOST
-        if want.guide and p.doc_kind == "guide" and p.language and p.language == want.language:
-            score += BOOST
+        if want.guide and p.doc_kind == "guide":  # a definition: the guide, in the question's language first
+            score += 2 * BOOST + (BOOST if p.language == want.language else 0.0)
         scored.append((score, i, p))
     return [p for _, _, p in sorted(scored, key=lambda t: (-t[0], t[1]))]
 
@@ -151,7 +162,7 @@ def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind
     rounds asked for (round-less passages, like the guide, stay)."""
     if store is None or not (query or "").strip() or k <= 0:
         return []
-    want = want or Want(rounds=tuple(rounds or ()))
+    want = replace(want or Want(), rounds=tuple(rounds or ()))  # the rounds filter and boost are one
     where = {"kind": kind} if kind else None
     if where and doc_kind:  # e.g. only the guide, for a definition
         where = {"$and": [where, {"doc_kind": doc_kind}]}
