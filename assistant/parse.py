@@ -133,14 +133,19 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
     `inherit` is the first part of a two-part question, whose filters the second part keeps
     unless it names its own ("which systems used MI355X, and what did they score?"). A part is
     never split again (split=False), so a long "and" list costs two readings, not one per "and"."""
-    r = read(question, catalog)
+    return _parse(read(question, catalog), catalog, previous=previous, inherit=inherit, split=split)
+
+
+def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = None,
+           inherit: Parsed | None = None, split: bool = True) -> Parsed:
     # "Which submitter was that, and how many GPUs did it use?" asks about the previous rows: one question.
     if split and inherit is None and not (previous and _field_question(r, {})):
         texts = parts(r)
+        second = read(texts[1], catalog) if texts else None
         # "... and how many GPUs did it use?" asks a field of the first part's answer, which
         # states it: one question, not two.
-        if texts and not _field_question(read(texts[1], catalog), {}):
-            return _two_parts(r, texts, catalog, previous)
+        if second is not None and not _field_question(second, {}):
+            return _two_parts(r, texts[0], second, catalog, previous)
     text, lang = r.text, r.language
     entities = _choose(r)
     explicit = _explicit_filters(entities)
@@ -195,13 +200,14 @@ def parse(question: str, catalog: Catalog, *, previous: dict[str, Any] | None = 
     return dispatch(ctx)
 
 
-def _two_parts(r: Reading, texts: list[str], catalog: Catalog, previous: dict[str, Any] | None) -> Parsed:
+def _two_parts(r: Reading, first_text: str, second_r: Reading, catalog: Catalog,
+               previous: dict[str, Any] | None) -> Parsed:
     """A question holding two: each part is read on its own, the second keeping the first's scope.
     A first part that asks nothing ("Thank you. Also, how many ...?") is dropped."""
-    first = parse(texts[0], catalog, previous=previous, split=False)  # a part is never split again
+    first = parse(first_text, catalog, previous=previous, split=False)  # a part is never split again
     if first.status == "clarify":
-        return parse(texts[1], catalog, previous=previous, split=False)
-    second = parse(texts[1], catalog, inherit=first)
+        return _parse(second_r, catalog, previous=previous, split=False)
+    second = _parse(second_r, catalog, inherit=first)
     return Parsed(intent="parts", spec=None, entities=first.entities + second.entities, language=r.language,
                   needs_commentary=words.needs_commentary(r), explicit=first.explicit, reading=r, shape="parts",
                   parts=[first, second])
