@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from assistant.spec import QuerySpec
+from ingest.verified import KIND
 
 if TYPE_CHECKING:
     from ingest.store import Store
 
-KIND = "verified"
 MIN_SCORE = 0.80  # cosine similarity below which an example is more likely to mislead than to help
 
 
