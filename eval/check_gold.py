@@ -40,7 +40,6 @@ Run: python -m eval.check_gold [QUESTIONS] [--data DIR] [--show]
 
 from __future__ import annotations
 
-import argparse
 import csv
 import functools
 import json
@@ -50,7 +49,8 @@ import sys
 import zlib
 from pathlib import Path
 
-from eval.gold_compare import compare, number as _num, select
+from eval.gold_compare import (check_questions, cli, compare, number as _num, read_questions,
+                               recipes_of, select)
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
@@ -523,11 +523,9 @@ def compute(check: dict[str, Any], rows: list[dict[str, Any]], data: Path = DEFA
 
 def verify(question: dict[str, Any], rows: list[dict[str, Any]], data: Path = DEFAULT_DATA) -> list[str]:
     """Problems with one question's gold answer (empty = verified)."""
-    expected = question["expected"]
-    recipe = question.get("check")
-    if recipe is None:
+    if question.get("check") is None:
         return ["no check recipe"]
-    recipes = recipe if isinstance(recipe, list) else [recipe]
+    recipes = recipes_of(question)
     try:
         results = [compute(r, rows, data) for r in recipes]
     except (AssertionError, KeyError, ValueError, OSError) as exc:
@@ -538,49 +536,17 @@ def verify(question: dict[str, Any], rows: list[dict[str, Any]], data: Path = DE
     unsourced = {s.lower() for r in recipes for s in r.get("unsourced", [])}
     if unsourced and not question.get("note"):
         problems.append("'unsourced' key words need a 'note' saying why no local source has them")
-    return problems + compare(expected, recipes, results, unsourced)
+    return problems + compare(question["expected"], recipes, results, unsourced)
 
 
 def check_file(path: Path = DEFAULT_QUESTIONS, data: Path = DEFAULT_DATA) -> dict[str, list[str]]:
-    rows = load_raw(data)
-    failures: dict[str, list[str]] = {}
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        question = json.loads(line)
-        problems = verify(question, rows, data)
-        if problems:
-            failures[question["id"]] = problems
-    return failures
+    return check_questions(read_questions(path), load_raw(data), lambda q, rows: verify(q, rows, data))
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("questions", nargs="?", default=str(DEFAULT_QUESTIONS))
-    parser.add_argument("--data", default=str(DEFAULT_DATA))
-    parser.add_argument("--show", action="store_true", help="print what each recipe computes")
-    args = parser.parse_args(argv)
-    data = Path(args.data)
-    if args.show:
-        rows = load_raw(data)
-        for line in Path(args.questions).read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                q = json.loads(line)
-                recipes = q.get("check") or []
-                recipes = recipes if isinstance(recipes, list) else [recipes]
-                try:
-                    got = [compute(r, rows, data) for r in recipes]
-                    print(q["id"], [g["value"] for g in got],
-                          [[t[:160] for t in g["texts"][:8]] for g in got if g["texts"]][:1])
-                except Exception as exc:  # noqa: BLE001 - show every broken recipe
-                    print(q["id"], "ERROR", exc)
-        return 0
-    failures = check_file(Path(args.questions), data)
-    total = sum(1 for line in Path(args.questions).read_text(encoding="utf-8").splitlines() if line.strip())
-    for qid, problems in failures.items():
-        print(f"{qid}: " + "; ".join(problems))
-    print(f"{total - len(failures)}/{total} gold answers verified against the raw files")
-    return 1 if failures else 0
+    return cli(argv, description=__doc__.splitlines()[0], default_questions=DEFAULT_QUESTIONS,
+               default_data=DEFAULT_DATA, load=load_raw, compute=compute, verify=verify,
+               source="the raw files")
 
 
 if __name__ == "__main__":

@@ -29,15 +29,14 @@ Run: python -m eval.check_gold_training [QUESTIONS] [--data DIR] [--show]
 
 from __future__ import annotations
 
-import argparse
 import csv
-import json
 import os
 import sys
 from collections import Counter
 from pathlib import Path
 
-from eval.gold_compare import compare, number, select as shared_select
+from eval.gold_compare import (check_questions, cli, compare, number, read_questions, recipes_of,
+                               select as shared_select)
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
@@ -114,61 +113,29 @@ def compute(check: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]
     raise ValueError(f"unknown check op {op!r}")
 
 
-def verify(question: dict[str, Any], rows: list[dict[str, Any]]) -> list[str]:
-    """Problems with one question's gold answer (empty = verified)."""
-    expected = question["expected"]
-    kind = expected["kind"]
-    recipe = question.get("check")
-    if recipe is None:
+def verify(question: dict[str, Any], rows: list[dict[str, Any]], data: Path | None = None) -> list[str]:
+    """Problems with one question's gold answer (empty = verified). `data` is unused: the rows
+    are the whole source."""
+    if question.get("check") is None:
         return ["no check recipe"]
-    recipes = recipe if isinstance(recipe, list) else [recipe]
+    recipes = recipes_of(question)
     try:
         results = [compute(r, rows) for r in recipes]
     except (AssertionError, KeyError, ValueError, IndexError) as exc:
         return [f"check failed: {exc}"]
-    if kind == "refusal":
+    if question["expected"]["kind"] == "refusal":
         return [] if all(r["op"] == "absent" for r in recipes) else ["a refusal needs an 'absent' recipe"]
-    return compare(expected, recipes, results)
-
-
-def read_questions(path: Path) -> list[dict[str, Any]]:
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip() and not line.lstrip().startswith("//")]
+    return compare(question["expected"], recipes, results)
 
 
 def check_file(path: Path = DEFAULT_QUESTIONS, data: Path = DEFAULT_DATA) -> dict[str, list[str]]:
-    rows = load_rows(data)
-    failures: dict[str, list[str]] = {}
-    for question in read_questions(path):
-        problems = verify(question, rows)
-        if problems:
-            failures[question["id"]] = problems
-    return failures
+    return check_questions(read_questions(path), load_rows(data), verify)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("questions", nargs="?", default=str(DEFAULT_QUESTIONS))
-    parser.add_argument("--data", default=str(DEFAULT_DATA), help="the shared data folder (holds mlperf-training/)")
-    parser.add_argument("--show", action="store_true", help="print what each recipe computes")
-    args = parser.parse_args(argv)
-    data, questions = Path(args.data), read_questions(Path(args.questions))
-    if args.show:
-        rows = load_rows(data)
-        for q in questions:
-            recipes = q.get("check") or []
-            recipes = recipes if isinstance(recipes, list) else [recipes]
-            try:
-                got = [compute(r, rows) for r in recipes]
-                print(q["id"], [g["value"] for g in got], [g["texts"][:8] for g in got if g["texts"]][:1])
-            except Exception as exc:  # noqa: BLE001 - show every broken recipe
-                print(q["id"], "ERROR", exc)
-        return 0
-    failures = check_file(Path(args.questions), data)
-    for qid, problems in failures.items():
-        print(f"{qid}: " + "; ".join(problems))
-    print(f"{len(questions) - len(failures)}/{len(questions)} gold answers verified against {CSV_NAME}")
-    return 1 if failures else 0
+    return cli(argv, description=__doc__.splitlines()[0], default_questions=DEFAULT_QUESTIONS,
+               default_data=DEFAULT_DATA, load=load_rows, compute=lambda r, rows, _data: compute(r, rows),
+               verify=verify, source=str(CSV_NAME))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """What the independent gold checkers (`check_gold` for MLPerf Inference, `check_gold_training`
-for Training) share: the recipe filter language and how a gold answer is compared with what a
-recipe computed.
+for Training) share: the recipe filter language, how a gold answer is compared with what a
+recipe computed, and the command line that reads a question file and reports.
 
 Each checker reads its own raw source and runs its own recipe ops; neither, nor this module,
 imports anything from the product.
@@ -8,8 +8,13 @@ imports anything from the product.
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
+
+Row = dict[str, Any]
 
 
 def number(value: Any) -> float | None:
@@ -97,3 +102,55 @@ def compare(expected: dict[str, Any], recipes: list[dict[str, Any]], results: li
             if s.lower() in texts:
                 problems.append(f"{s!r} must not be named but is in the source answer")
     return problems
+
+
+def recipes_of(question: dict[str, Any]) -> list[dict[str, Any]]:
+    """A question's `check` as a list: one recipe may be written bare."""
+    recipe = question.get("check") or []
+    return recipe if isinstance(recipe, list) else [recipe]
+
+
+def read_questions(path: Path) -> list[dict[str, Any]]:
+    """A JSONL question file; blank lines and `//` comment lines are skipped."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip() and not line.lstrip().startswith("//")]
+
+
+def check_questions(questions: list[dict[str, Any]], rows: list[Row],
+                    verify: Callable[[dict[str, Any], list[Row]], list[str]]) -> dict[str, list[str]]:
+    """Problems per question id, for the questions whose gold answer did not verify."""
+    failures: dict[str, list[str]] = {}
+    for question in questions:
+        problems = verify(question, rows)
+        if problems:
+            failures[question["id"]] = problems
+    return failures
+
+
+def cli(argv: list[str] | None, *, description: str, default_questions: Path, default_data: Path,
+        load: Callable[[Path], list[Row]],
+        compute: Callable[[dict[str, Any], list[Row], Path], dict[str, Any]],
+        verify: Callable[[dict[str, Any], list[Row], Path], list[str]], source: str) -> int:
+    """The checkers' one command line: verify every gold answer (exit 1 on any failure), or with
+    `--show` print what each recipe computes, so a recipe can be written against the source."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("questions", nargs="?", default=str(default_questions))
+    parser.add_argument("--data", default=str(default_data), help="the shared data folder")
+    parser.add_argument("--show", action="store_true", help="print what each recipe computes")
+    args = parser.parse_args(argv)
+    data, questions = Path(args.data), read_questions(Path(args.questions))
+    rows = load(data)
+    if args.show:
+        for q in questions:
+            try:
+                got = [compute(r, rows, data) for r in recipes_of(q)]
+                print(q["id"], [g["value"] for g in got],
+                      [[t[:160] for t in g["texts"][:8]] for g in got if g["texts"]][:1])
+            except Exception as exc:  # noqa: BLE001 - show every broken recipe
+                print(q["id"], "ERROR", exc)
+        return 0
+    failures = check_questions(questions, rows, lambda q, r: verify(q, r, data))
+    for qid, problems in failures.items():
+        print(f"{qid}: " + "; ".join(problems))
+    print(f"{len(questions) - len(failures)}/{len(questions)} gold answers verified against {source}")
+    return 1 if failures else 0
