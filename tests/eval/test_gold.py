@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from eval import check_gold
+from eval import check_gold, check_gold_training
 from eval.questions import GOLD_PATH, HELDOUT_PATH
 
 
@@ -69,8 +69,9 @@ def test_filters_cover_bounds_substrings_and_case():
     assert check_gold.select(rows, {"A": ["nvidia gb300", "x"]}) == [rows[0]]
 
 
-def test_checker_imports_nothing_from_the_product():
-    tree = ast.parse(Path(check_gold.__file__).read_text())
+@pytest.mark.parametrize("checker", [check_gold, check_gold_training], ids=lambda m: m.__name__)
+def test_checker_imports_nothing_from_the_product(checker):
+    tree = ast.parse(Path(checker.__file__).read_text())
     modules = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     modules |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     # eval.gold_compare is the comparison both checkers share; it imports only the standard library.
