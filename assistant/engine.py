@@ -19,12 +19,25 @@ class EngineUnavailable(Exception):
     """No usable store: the message says how to fix it."""
 
 
+def for_answering(table: Any) -> Any:
+    """The table with its text columns as plain Python objects.
+
+    Why: pandas 3 reads text as Arrow-backed strings, and taking a handful of rows from 28 Arrow
+    columns costs milliseconds, most of an offline answer. Object columns take rows several
+    times faster, and filters cost the same. Values and missing values are unchanged.
+    """
+    if table is None or not hasattr(table, "dtypes"):
+        return table
+    text = [c for c, dtype in table.dtypes.items() if str(dtype) in ("str", "string")]
+    return table.astype({c: object for c in text}) if text else table
+
+
 class Engine:
     """Table + catalog + retrieval for one store generation (or a bare table in tests)."""
 
     def __init__(self, table: Any, settings: settings_mod.Settings | None = None, store: Any = None,
                  generation: str | None = None):
-        self.table = table
+        self.table = for_answering(table)
         self.settings = settings if settings is not None else settings_mod.load()
         self.store = store
         self.generation = generation
