@@ -10,6 +10,11 @@ Two generic rules, no per-document ones:
 - **Patterns.** `boilerplate.toml` lists lines that are never content (press embargo notices)
   and parts of titles to cut; a small data list, not code.
 
+Text extracted from a PDF is also **unwrapped**: the layout's line breaks inside a paragraph are
+joined, so a sentence is one line again ("… more than 600 inference results submitted by" /
+"HPE since v1.0." was quoted as a fragment). A list item, a line after a colon and a short line
+with no closing punctuation (a heading) keep their breaks.
+
 A title that is itself one of the dropped lines gives way to the first line of the cleaned text.
 Cleaning runs after the extracted-text cache (it costs milliseconds), so changing these rules
 never re-extracts a PDF; the pipeline's fingerprint covers this module and its data file.
@@ -80,6 +85,35 @@ def clean_page(page: str, repeated: set[str]) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
 
 
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•▪●◦]|\d{1,2}[.)])\s")
+_CLOSED = re.compile(r"[.,;!?\"”’)]$")
+HEADING_SHARE = 0.5  # a line shorter than this share of the page's longest line, with no closing
+                     # punctuation, is a heading, not a wrapped line
+
+
+def unwrap(page: str) -> str:
+    """A PDF page's paragraphs with the layout's line breaks inside them joined."""
+    out: list[str] = []
+    for para in re.split(r"\n\s*\n", page):
+        lines = [line.strip() for line in para.splitlines() if line.strip()]
+        if not lines:
+            continue
+        width = max(len(line) for line in lines)
+        joined = [lines[0]]
+        for last, line in zip(lines, lines[1:]):
+            heading = len(last) < HEADING_SHARE * width and not _CLOSED.search(last)
+            if _LIST_ITEM.match(line):
+                joined.append(line)
+            elif last.endswith("-") and not last.endswith(" -"):
+                joined[-1] += line  # "highly-" / "scalable": the hyphen stays, no space
+            elif last.endswith(":") or heading:
+                joined.append(line)
+            else:
+                joined[-1] += " " + line
+        out.append("\n".join(joined))
+    return "\n\n".join(out)
+
+
 def clean_title(title: str, repeated: set[str]) -> str:
     """The title without embargo notices and the like; "" if nothing of it is content."""
     for pattern in _patterns()[1]:
@@ -92,11 +126,14 @@ def clean_document(doc: Document) -> Document:
     """The document with its boilerplate lines gone and its title cleaned of the same."""
     if doc.paged:
         repeated = repeated_lines(doc.pages)
-        pages = [clean_page(page, repeated) for page in doc.pages]
+        pages = [unwrap(clean_page(page, repeated)) for page in doc.pages]
     else:  # form feeds mark the pages of text extracted from a PDF; the document stays one page
         parts = "\f".join(doc.pages).split("\f")
         repeated = repeated_lines(parts)
-        pages = ["\n\n".join(part for part in (clean_page(p, repeated) for p in parts) if part)]
+        cleaned = [clean_page(p, repeated) for p in parts]
+        if len(parts) > 1:  # pdftotext output: unwrap its lines too
+            cleaned = [unwrap(p) for p in cleaned]
+        pages = ["\n\n".join(part for part in cleaned if part)]
     title = clean_title(doc.title, repeated)
     if not title:
         title = next((line.strip("# \t") for page in pages for line in page.splitlines() if line.strip("# \t")),

@@ -93,3 +93,24 @@ def test_identical_chunks_within_a_document_are_kept_once():
     pages = Document("v9.9_dup.pdf", "Dup", ["Same page text.", "Same page text.", "Other."], paged=True)
     assert [(c.text, c.metadata["page"]) for c in document_chunks(pages, 350, 0)] == [
         ("Same page text.", 1), ("Other.", 3)]
+
+
+def test_pdf_lines_wrapped_by_the_layout_are_joined_into_sentences():
+    # a PDF wraps a sentence over lines; quoting one line gave "... more than 600 results submitted by"
+    page = ("HPE\n\nThis round marks more than 600 inference results submitted by\n"
+            "HPE since v1.0. HPE published 86 results featuring 14 configurations of\n"
+            "ProLiant servers with highly-\nscalable inference.\n\nHPE servers for the datacenter:\n"
+            "- ProLiant Compute XD685 with eight GPUs in one air-cooled chassis for inference\n"
+            "- ProLiant DL380a")
+    doc = Document("v9.9_fake.pdf", "Fake", [page], paged=True)
+    text = _texts(document_chunks(doc, 350, 0))
+    assert "more than 600 inference results submitted by HPE since v1.0." in text
+    assert "14 configurations of ProLiant servers with highly-scalable inference." in text
+    assert "HPE servers for the datacenter:\n- ProLiant Compute XD685" in text  # list items keep their lines
+    assert "inference\n- ProLiant DL380a" in text
+    assert text.startswith("HPE\n\n")  # a heading stays a heading
+
+
+def test_markdown_lines_are_not_unwrapped():
+    doc = Document("v9.9_fake.md", "Fake", ["A table row | one\nNext row | two"], paged=False)
+    assert "A table row | one\nNext row | two" in _texts(document_chunks(doc, 350, 0))
