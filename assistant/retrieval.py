@@ -114,9 +114,30 @@ def _doc_id(p: Passage) -> str:
     return parts[1] if len(parts) >= 3 else ""
 
 
+def doc_parts(p: Passage) -> tuple[str, set[str]]:
+    """The publisher and the type words of a chunk's document, from its file name
+    (`v6.0_amd_vendor-blog.md` -> ("amd", {"vendor", "blog"})); ("", set()) for the guide."""
+    fields = re.sub(r"\.\w+$", "", _doc_id(p)).split("_")
+    if len(fields) < 3 or not fields[0].startswith("v"):
+        return "", set()
+    return fields[1].replace("-", " "), {w for w in fields[-1].split("-") if len(w) > 2}
+
+
+def _publisher_words(documents: Iterable[str]) -> set[str]:
+    """The publisher names in document file names (`v6.0_amd_vendor-blog.md` -> "amd")."""
+    out = set()
+    for doc in documents:
+        parts = str(doc).split("_")
+        if len(parts) >= 3:
+            out |= {parts[1].replace("-", " "), parts[1].replace("-", "")}
+    return out
+
+
 def rerank(query: str, passages: list[Passage], want: Want) -> list[Passage]:
     """Vector order fused with a lexical order (the question's rare words, names and numbers in
-    the text, title and source), plus boosts for the rounds, names and document kind asked for."""
+    the text, title and source), plus boosts for the rounds, names, publisher, document type (from
+    the file name: "blog", "news") and kind asked for, and a named document's section on the
+    organisation asked."""
     terms = _terms(query) | {n.lower() for n in want.names}
     texts = [(p.text + " " + p.title + " " + p.source).lower() for p in passages]
     words = [_passage_terms(t) for t in texts]
@@ -126,6 +147,7 @@ def rerank(query: str, passages: list[Passage], want: Want) -> list[Passage]:
                for ws, tx in zip(words, texts)]
     lex_rank = {i: r for r, i in enumerate(sorted(range(len(passages)), key=lambda i: -lexical[i]))}
     names = [nm.lower() for nm in want.names]
+    subjects = [nm for nm in names if nm not in _publisher_words(want.documents)]
     scored = []
     for i, p in enumerate(passages):
         score = 1 / (RRF_K + i + 1) + (1 / (RRF_K + lex_rank[i] + 1) if lexical[i] else 0.0)
@@ -134,8 +156,16 @@ def rerank(query: str, passages: list[Passage], want: Want) -> list[Passage]:
         head = (p.title + " " + p.source + " " + p.id.replace("-", " ").replace("_", " ")).lower()
         if any(nm in head for nm in names):
             score += BOOST  # the named organisation wrote or is the subject of the document
+        publisher, kinds = doc_parts(p)
+        if publisher and publisher in names:
+            score += BOOST / 2  # ... and wrote it ("AMD's own blog", not a news piece about AMD)
+        if kinds & terms:
+            score += BOOST / 2  # the document type asked for ("blog", "news", "analysis")
         if _doc_id(p) in want.documents:
             score += 2 * BOOST  # the document the question names
+            opening = p.text.strip().split("\n", 1)[0].lower()
+            if len(opening.split()) <= 6 and any(nm in opening and nm not in head for nm in subjects):
+                score += BOOST  # ... its section headed by the organisation asked (a submitter's statement)
         if want.guide and p.doc_kind == "guide":  # a definition: the guide, in the question's language first
             score += 2 * BOOST + (BOOST if p.language == want.language else 0.0)
         scored.append((score, i, p))
@@ -170,6 +200,13 @@ def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind
     if want.documents and where:  # a named publisher's document, even when it ranks below the cut-off
         named = {"$and": [where, {"doc_id": {"$in": list(want.documents)}}]}
         seen = {h.get("id") for h in hits}
-        hits += [h for h in store.search(query, 2 * k, where=named) if h.get("id") not in seen]
+        extra = store.search(query, 2 * k, where=named)
+        subjects = [n for n in want.names if n.lower() not in _publisher_words(want.documents)]
+        if subjects:  # ... and its part about the organisation asked ("Dell's statement in the discussion")
+            extra += store.search(" ".join(dict.fromkeys(subjects)), 2 * k, where=named)
+        for h in extra:
+            if h.get("id") not in seen:
+                seen.add(h.get("id"))
+                hits.append(h)
     ranked = rerank(query, dedupe(to_passage(h) for h in hits), want)
     return filter_rounds(ranked, rounds, k)

@@ -37,3 +37,19 @@ def test_a_definition_prefers_the_guide_in_the_question_language():
 def test_repeated_text_is_kept_once():
     passages = [_p(0, "Same  text here."), _p(1, "same text here."), _p(2, "Other text.")]
     assert [p.id for p in dedupe(passages)] == ["doc:d0.md:0", "doc:d2.md:0"]
+
+
+def test_the_publisher_named_and_the_document_type_asked_come_first():
+    passages = [Passage(id="doc:v6.0_pubgpclite_amd-news.md:0", text="MI355X bandwidth.", title="MI355X news"),
+                Passage(id="doc:v6.0_amd_vendor-blog.md:0", text="MI355X bandwidth.", title="MI355X submission")]
+    ranked = rerank("according to amd's own blog, the mi355x bandwidth?", passages, Want(names=("amd",)))
+    assert ranked[0].id == "doc:v6.0_amd_vendor-blog.md:0"
+
+
+def test_in_a_named_document_the_section_headed_by_the_organisation_asked_comes_first():
+    doc = "v4.1_mlcommons_supplemental-discussion.pdf"
+    passages = [Passage(id=f"doc:{doc}:33", text="Red Hat\n\nOur results ran on Dell servers.", title="Discussion"),
+                Passage(id=f"doc:{doc}:9", text="Dell Technologies\n\nWith 130 submissions, Dell ...",
+                        title="Discussion")]
+    ranked = rerank("how many results did dell submit", passages, Want(names=("Dell",), documents=(doc,)))
+    assert ranked[0].id == f"doc:{doc}:9"
