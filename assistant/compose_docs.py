@@ -16,13 +16,16 @@ from assistant import lexicon, templates
 from assistant.answer import Answer, Passage
 from assistant.compose import _answer, _keywords, doc_citations
 from assistant.parsed import Parsed
+from assistant.retrieval import doc_parts
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])|\n+")
 _HEADING = re.compile(r"^#+\s*(.+)\n?", re.M)
 # What a figure of each kind looks like in a sentence (number extraction, not intent).
 # A number, not part of a word or a round label ("v6.0" holds no figure).
-_NUM = r"(?<![\w.,])(?:\d[\d,.\u00a0]*\d|\d)(?![\w]|\.\d)"
+_NUM = r"(?<![\w.,])(?<![A-Za-z]-)(?:\d[\d,.\u00a0]*\d|\d)(?![\w]|\.\d)"
 _SIZE = r"(?<![\w.,])\d+(?:\.\d+)?[BM]\b"  # a model's size in parameters: "671B", "8B"
+# A quantity written with its unit attached: "8TB/s", "288GB", "10PFLOPS", "700W".
+_UNIT_ATTACHED = r"(?<![\w.,])\d+(?:[.,]\d+)?(?:TB/s|GB/s|TB|GB|MB|PFLOPS|TFLOPS|kW|W)\b"
 FIGURES: dict[str, re.Pattern[str]] = {
     "ratio": re.compile(rf"(?:{_NUM})\s*(?:x|×|times|-fold)\b|(?:{_NUM})\s*%", re.I),
     "share": re.compile(rf"(?:{_NUM})\s*(?:%|percent|per cent|procent)", re.I),
@@ -34,23 +37,26 @@ FIGURES: dict[str, re.Pattern[str]] = {
     "power": re.compile(rf"(?:{_NUM})\s*(?:kW|W|watts?)\b", re.I),
     "latency": re.compile(rf"(?:{_NUM})\s*(?:ms|milliseconds?|seconds?|s)\b", re.I),
     "count": re.compile(rf"(?:{_NUM})(?:\s*(?:billion|million|trillion))?|{_SIZE}", re.I),
-    "amount": re.compile(rf"(?:{_NUM})(?:\s*(?:billion|million|trillion|TB/s|GB/s|TB|GB|MB|%|x|×))?|{_SIZE}", re.I),
+    "amount": re.compile(rf"{_UNIT_ATTACHED}|(?:{_NUM})(?:\s*(?:billion|million|trillion|TB/s|GB/s|TB|GB|MB|%|x|×))?|"
+                         rf"{_SIZE}", re.I),
     # A person or an organisation: two or more words written like names ("Miro Hodak", "University of
     # Florida"), not product names in capitals ("MLPerf Inference", "AMD Instinct").
     "person": re.compile(r"\b[A-Z][a-z]+(?:\s(?:of|de|van|von)\s[A-Z][a-z]+|\s[A-Z][a-z'’-]+)+"),
 }
-_SAYS = re.compile(r"\b(said|says|quoted|according to|co-chair|chair|president|ceo|cto|executive|director|"
-                   r"professor|author|by)\b", re.I)
+_SAYS = re.compile(r"\b(said|says|quoted|commented|stated|noted|told|added|explained|reports|wrote|writes|byline|"
+                   r"according to|co-chair|chair|president|ceo|cto|cfo|vp|vice president|executive|director|"
+                   r"head of|professor|author|by)\b", re.I)
 # Numbers that belong to a name, not a figure: a round ("MLPerf Inference 6.0") or a model ("Llama 2 70B").
 _NOT_A_FIGURE = re.compile(r"^\d\.\d$")
 _MODEL_SIZE_AFTER = re.compile(r"^\s*\d+(?:\.\d+)?[bB]\b")
 # When no sentence states the kind asked, a near kind may ("scaling efficiency" is a percentage).
 _NEAR = {"efficiency": ("share",), "ratio": ("share",), "share": ("ratio",), "tokens": ("samples",)}
-# Which figure a question asks for, from its tags: the first that applies wins.
+# Which figure a question asks for, from its tags: the first that applies wins. "Per GPU" alone
+# asks no figure ("is per-GPU performance official?"); "what per-GPU number" does (amount).
 _ASKED = [("measure", "ratio", "ratio"), ("measure", "share", "share"), ("measure", "money", "money"),
           ("measure", "efficiency", "efficiency"), ("measure", "latency", "latency"), ("measure", "tokens", "tokens"),
           ("measure", "samples", "samples"), ("measure", "queries", "samples"), ("measure", "power", "power"),
-          ("operation", "count", "count"), ("measure", "amount", "amount"), ("measure", "per_accelerator", "amount"),
+          ("operation", "count", "count"), ("measure", "amount", "amount"),
           ("cue", "person", "person")]
 
 
@@ -77,94 +83,300 @@ def _source(p: Passage) -> str:
 
 
 def _sentences(text: str) -> list[str]:
-    return [s.strip(" -*•#|\t") for s in _SENTENCE.split(text) if len(s.strip()) > 20]
+    return [s.strip(" -*•#|\t") for s in _SENTENCE.split(_labelled_tables(text)) if len(s.strip()) > 20]
 
 
-def _figure_in(sentence: str, figure: str) -> re.Match[str] | None:
-    """The first figure of the kind in the sentence that is not part of a round or model name."""
-    for match in FIGURES[figure].finditer(sentence):
-        text = match.group(0).strip()
-        if figure in ("count", "amount") and (_NOT_A_FIGURE.match(text) or _MODEL_SIZE_AFTER.match(
-                sentence[match.end():])):
+_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
+_RULE = re.compile(r"^\s*\|[\s:|-]+\|\s*$")
+
+
+def _labelled_tables(text: str) -> str:
+    """A Markdown table's rows with each cell after its column's heading, so a row read alone
+    still says what its figures are ("vs B200: 119%", not a bare "119%")."""
+    lines = text.split("\n")
+    out: list[str] = []
+    header: list[str] | None = None
+    for i, line in enumerate(lines):
+        row = _ROW.match(line)
+        if not row:
+            header = None
+            out.append(line)
             continue
-        return match
-    return None
+        if _RULE.match(line):
+            continue
+        cells = [c.strip() for c in row.group(1).split("|")]
+        if header is None and i + 1 < len(lines) and _RULE.match(lines[i + 1]):
+            header = cells
+            out.append(line)
+            continue
+        if header and len(header) == len(cells):
+            out.append("| " + " | ".join(f"{h}: {c}" if h else c for h, c in zip(header, cells)) + " |")
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def _stem(word: str) -> str:
-    """A crude stem, enough to match "parameters" with "parameter" and "submissions" with "submission"."""
-    return word[:-1] if len(word) > 4 and word.endswith("s") else word
+    """A crude stem, enough to match "parameters" with "parameter", "published" with "publish"."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[:-len(suffix)]
+    return word
 
 
 def _stems(text: str) -> set[str]:
     return {_stem(w) for w in _keywords(text)}
 
 
-def _question_keys(question: str, parsed: Parsed) -> set[str]:
-    """The question's words, plus the English words of its tags, so a Swedish question
-    ("hur många resultat") weighs the English sentence that says "results"."""
-    keys = _keywords(question)
-    if parsed.reading is not None and parsed.language != lexicon.BASE_LANGUAGE:
-        english = lexicon.load(lexicon.BASE_LANGUAGE)
-        for tag in parsed.reading.tags:
-            for phrase in english.phrases(tag.kind, tag.value):
-                if " " not in phrase and "*" not in phrase and phrase.isalpha():
-                    keys.add(phrase)
-    return keys
+# Tags whose words say how a question is put ("how many", "according to", "which"), not what it
+# is about: they are left out of the words a sentence must share.
+_FRAME = ("cue", "operation", "direction", "comparator", "grouping")
+# Tags whose English words stand for the question's subject ("resultat" -> "results", "submissions").
+_SUBJECT = ("measure",)
+# ... but not a tag that stands for any quantity ("hur mycket": memory, bandwidth, transistors, ...).
+_CATCH_ALL = {("measure", "amount"), ("measure", "throughput")}
 
 
-def _best_quote(keys: set[str], passages: list[Passage], figure: str, names: list[str]) -> Quote | None:
-    """The sentence with a figure of the kind that best answers: the question's words weighted by
-    how rare they are among the candidate sentences ("transistors" outweighs "MLPerf"), the names
-    asked about, the figure followed by what was asked ("14 partners"), a quote for a person."""
-    keys = {_stem(k) for k in keys}
+def _question_keys(question: str, parsed: Parsed) -> tuple[set[str], set[str]]:
+    """What the question is about, in words a sentence can share: its words outside the phrases
+    that frame it ("how many", "according to"), the names it gives and the rounds; and, apart,
+    the English words of its measure tags, so "hur många resultat" weighs the English sentence
+    that says "results" and "how many results" the one that says "130 submissions"."""
+    r = parsed.reading
+    if r is None:
+        return _keywords(question), set()
+    framed = {i for t in r.tags if t.kind in _FRAME for i in range(t.first, t.last)}
+    spans = [m.span for m in r.matches]
+    names = {w for n in r.publishers for w in _keywords(n)}
+    keys = set()
+    for i, tok in enumerate(r.tokens):
+        inside = any(s <= tok.start and tok.end <= e for s, e in spans)
+        if i in framed or inside:
+            continue
+        keys |= {w for w in _keywords(tok.text) if w not in names and len(w) > 2}
+    keys = {k for k in keys if not _ROUND_WORD.match(k)}
+    english = lexicon.load(lexicon.BASE_LANGUAGE)
+    synonyms = {w for tag in r.tags if tag.kind in _SUBJECT and (tag.kind, tag.value) not in _CATCH_ALL
+                for w in english.phrases(tag.kind, tag.value) if w.isalpha()}
+    return keys, synonyms - keys
+
+
+_ROUND_WORD = re.compile(r"^v?\d+(?:\.\d+)?$|^v\d")
+_WORDS = re.compile(r"[0-9a-zåäöéü]+", re.I)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a question wants of a sentence: its subject words, the names it gives, the rounds
+    and the document it names (by publisher)."""
+
+    keys: frozenset[str]
+    synonyms: frozenset[str]  # words of the subject's tags the question did not use: half weight
+    names: tuple[str, ...]
+    rounds: tuple[str, ...]
+    publishers: tuple[str, ...]
+
+
+def _asked(question: str, parsed: Parsed) -> Asked:
+    r = parsed.reading
+    publishers = tuple(r.publishers) if r is not None else ()
+    names = tuple(dict.fromkeys([m.text for m in parsed.entities if m.column != "round"]
+                                + [v for m in parsed.entities if m.column != "round" for v in m.values[:2]]))
+    rounds = tuple(parsed.explicit.get("round") or ())
+    named = {_stem(w) for n in names + publishers for w in _keywords(n)} | {_stem(w) for w in _GENERIC}
+    own, synonyms = _question_keys(question, parsed)
+    keys = frozenset(_stem(k) for k in own) - named
+    return Asked(keys, frozenset(_stem(k) for k in synonyms) - named - keys, tuple(n for n in names if n), rounds,
+                 publishers)
+
+
+def _positions(sentence: str) -> list[tuple[int, str]]:
+    return [(m.start(), _stem(m.group(0).lower())) for m in _WORDS.finditer(sentence)]
+
+
+def _nearest(sentence: str, matches: list[re.Match[str]], keys: dict[str, float]) -> tuple[re.Match[str], float]:
+    """The figure standing closest to what was asked ("185 billion transistors": the figure right
+    before the word counts it), and a bonus for how close: after it counts more than before."""
+    words = _positions(sentence)
+    best: tuple[float, int, re.Match[str]] | None = None
+    for order, match in enumerate(matches):
+        after = [w for pos, w in words if pos >= match.end()][:4]
+        before = [w for pos, w in words if pos < match.start()][-4:]
+        near: dict[str, float] = {}
+        for gap, w in enumerate(after):
+            if w in keys:
+                near[w] = max(near.get(w, 0.0), keys[w] * (3.0 - 0.5 * gap))
+        for gap, w in enumerate(reversed(before)):
+            if w in keys:
+                near[w] = max(near.get(w, 0.0), keys[w] * (1.5 - 0.3 * gap))
+        bonus = sum(near.values())
+        if best is None or bonus > best[0]:
+            best = (bonus, order, match)
+    assert best is not None
+    return best[2], best[0]
+
+
+def _people(sentence: str, asked: Asked, p: Passage, passages: list[Passage]) -> list[tuple[int, str]]:
+    """(position, name) of the people or organisations a sentence names: not the names asked
+    about, not words of the document's title (a header is nobody's name). An abbreviation the
+    document defines ("The University of Florida (UF)") stands for its full name; a sentence that
+    names nobody in a submitter's statement speaks for the statement's owner (its heading)."""
+    title = _keywords(p.title) | {"mlperf", "inference", "mlcommons"}
+    asked_names = [n.lower() for n in asked.names + asked.publishers]
+    same_doc = [q for q in passages if q.id.split(":")[:2] == p.id.split(":")[:2]]
+    defined = {m.group(2): m.group(1) for q in same_doc for m in _DEFINED.finditer(q.text)}
+    out = []
+    for match in FIGURES["person"].finditer(sentence):
+        text = match.group(0).lower()
+        if _keywords(text) & title or any(n in text or text in n for n in asked_names):
+            continue
+        out.append((match.start(), match.group(0).strip()))
+    for match in re.finditer(r"\b[A-Z]{2,6}\b", sentence):
+        if match.group(0) in defined:
+            out.append((match.start(), defined[match.group(0)]))
+    if not out and (owner := _owner(p, passages)) and not any(n in owner.lower() for n in asked_names):
+        out.append((-1, owner))
+    return out
+
+
+# "The University of Florida (UF)": a name and the abbreviation it is given.
+_DEFINED = re.compile(r"\b((?:[A-Z][a-z]+\s(?:of\s|de\s|for\s)?)+[A-Z][a-z]+)\s\(([A-Z]{2,6})\)")
+
+
+def _owner(p: Passage, passages: list[Passage]) -> str:
+    """Whose statement a chunk of MLCommons' Supplemental Discussion is: the heading that opens
+    its page (each submitter's statement starts a page), from this chunk or another of the page."""
+    if "statements written by" not in (p.source or "").lower():
+        return ""
+    for q in [p] + passages:
+        if q.id.split(":")[:2] != p.id.split(":")[:2] or q.page != p.page:
+            continue
+        first = q.text.strip().split("\n", 1)[0].strip()
+        if first and len(first.split()) <= 4 and not _CLOSED.search(first) and q.text.strip() != first:
+            return first
+    return ""
+
+
+def _best_quote(asked: Asked, passages: list[Passage], figure: str) -> Quote | None:
+    ranked = ranked_quotes(asked, passages, figure)
+    return ranked[0][1] if ranked and ranked[0][0] > 0 else None
+
+
+def ranked_quotes(asked: Asked, passages: list[Passage], figure: str) -> list[tuple[float, Quote]]:
+    """Every sentence with a figure of the kind that best answers: the question's subject words
+    weighted by how rare they are among the candidate sentences ("transistors" outweighs
+    "MLPerf"), the figure standing next to what was asked ("86 results"), the names asked about,
+    the document named and the round asked; a quote's speaker for a person."""
     candidates = [(p, s) for p in passages for s in dict.fromkeys(_sentences(p.text))]
+    wanted = asked.keys | asked.synonyms
     df: dict[str, int] = {}
     for _, s in candidates:
-        for w in _stems(s) & keys:
+        for w in _stems(s) & wanted:
             df[w] = df.get(w, 0) + 1
+    # what a figure may stand next to: the subject's words, its synonyms, then the names asked
+    beside = {**{_stem(w): 0.5 for n in asked.names for w in _keywords(n)}, **dict.fromkeys(asked.synonyms, 0.5),
+              **dict.fromkeys(asked.keys, 1.0)}
     weight = {w: math.log(1 + len(candidates) / n) for w, n in df.items()}
-    best: tuple[float, int, Quote] | None = None
-    rank = 0
-    for p, sentence in candidates:
-        head = (p.title + " " + p.source + " " + p.id.replace("-", " ").replace("_", " ")).lower()
-        about = any(n.lower() in (p.text + " " + head).lower() for n in names)  # the chunk is about a name
-        written = any(n.lower() in head for n in names)  # ... or was written by the publisher named
-        match = _figure_in(sentence, figure)
-        if not match:
-            continue
+    # a name most sentences carry (the document's subject) says less than one few do ("B200")
+    every = sorted({n.lower() for n in asked.names + asked.publishers})
+    name_df = {n: sum(n in s.lower() for _, s in candidates) for n in every}
+    name_weight = {n: min(1.5, math.log(1 + len(candidates) / c)) for n, c in name_df.items() if c}
+    names = [n.lower() for n in asked.names]
+    publishers = [n.lower() for n in asked.publishers]
+    scored: list[tuple[float, int, Quote]] = []
+    for rank, (p, sentence) in enumerate(candidates):
+        lowered = sentence.lower()
         words = _stems(sentence)
-        score = sum(weight.get(w, 0.0) for w in keys & words) + 2 * sum(n.lower() in sentence.lower() for n in names)
-        score += 1.0 * about + 2.0 * written
-        after = sentence[match.end():match.end() + 30].lower()
-        score += 2 * sum(1 for k in keys if k in after)  # "14 partners": the figure counts what was asked
-        if figure == "person" and _SAYS.search(sentence):
-            score += 2
-        rank += 1
-        if best is None or score > best[0]:
-            best = (score, -rank, Quote(sentence, match.group(0).strip(), p))
-    return best[2] if best and best[0] > 0 else None
+        subject = sum(weight.get(w, 0.0) for w in asked.keys & words) + \
+            0.5 * sum(weight.get(w, 0.0) for w in asked.synonyms & words)
+        named = sum(w for n, w in name_weight.items() if n in lowered)
+        publisher, kind_words = doc_parts(p)
+        written = bool(publisher) and any(publisher == n or publisher.replace(" ", "") == n.replace(" ", "")
+                                          for n in names + publishers)
+        about = any(n in p.text.lower() for n in names)
+        if subject + named == 0 and not (written or about):
+            continue
+        if figure == "person":
+            people = _people(sentence, asked, p, passages)
+            if not people:
+                continue
+            says = [m.start() for m in _SAYS.finditer(sentence)]
+            position, found = min(people, key=lambda m: min((abs(m[0] - x) for x in says), default=0))
+            near = 2.0 if any(abs(position - x) <= 60 for x in says) else 0.0
+            if position < 0:  # nobody named: the statement's owner speaks, a weaker reading
+                near -= 1.0
+        else:
+            matches = [m for m in FIGURES[figure].finditer(sentence) if _is_figure(sentence, m, figure)]
+            if not matches:
+                continue
+            match, near = _nearest(sentence, matches, beside)
+            found = match.group(0).strip()
+        score = subject + near + min(named, 5.0) + 0.5 * about + 3.0 * written
+        score += 1.0 * bool(kind_words & asked.keys)  # the document type asked ("blog")
+        if asked.rounds and p.rounds:
+            score += 1.0 if set(asked.rounds) & set(p.rounds) else -2.0
+        scored.append((score, rank, Quote(sentence, found, p)))
+    return [(score, quote) for score, _, quote in sorted(scored, key=lambda t: (-t[0], t[1]))]
+
+
+def _is_figure(sentence: str, match: re.Match[str], figure: str) -> bool:
+    """Not a number that belongs to a round or a model name ("MLPerf Inference 6.0", "Llama 2 70B")."""
+    text = match.group(0).strip()
+    if re.search(r"(?:\+/-|±|\+-)\s*$", sentence[:match.start()]):
+        return False  # "within +/-4%": a tolerance, not a figure stated
+    if figure in ("count", "amount"):
+        if _NOT_A_FIGURE.match(text) or _YEAR.match(text) or _MODEL_SIZE_AFTER.match(sentence[match.end():]):
+            return False
+        if re.fullmatch(_SIZE, text, re.I):  # "70B" is a model's name unless parameters are counted
+            return bool(re.match(r"\s*(?:param|total param|active param)", sentence[match.end():], re.I))
+    return True
+
+
+_YEAR = re.compile(r"^(?:19[89]\d|20[0-4]\d)$")
+# Words of every question about MLPerf documents, which say nothing about which sentence answers.
+_GENERIC = {"mlperf", "inference", "mlcommons"}
+
+
+def _source_of(quote: Quote, passages: list[Passage]) -> str:
+    """Who states the figure: the publisher, or for MLCommons' Supplemental Discussion (each
+    submitter's own statement) the submitter whose statement the sentence is in."""
+    p = quote.passage
+    owner = _owner(p, passages)
+    return f"{owner} ({p.title or _source(p)})" if owner else _source(p)
+
+
+_CLOSED = re.compile(r"[.:;,!?]$")
 
 
 def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure: str) -> Answer:
     """"According to <source>, <figure>": the figure of the kind asked, from the retrieved
     sentence that states it and best shares the question's words; quoted, cited, labelled."""
     lang = parsed.language
-    names = [m.text for m in parsed.entities] + (parsed.reading.publishers if parsed.reading else [])
-    keys = _question_keys(question, parsed)
+    asked = _asked(question, parsed)
     passages = [p for p in passages if p.doc_kind != "guide"] or passages  # our guide is nobody's claim
     quote = None
     for kind in (figure, *_NEAR.get(figure, ())):
-        quote = quote or _best_quote(keys, passages, kind, names)
+        quote = quote or _best_quote(asked, passages, kind)
     if quote is None:
         text = templates.text(lang, "docs", "no_figure")
         return _answer(question, text, status="no_data", passages=passages, citations=doc_citations(passages),
                        notes=[templates.text(lang, "docs", "claims_note")])
     p = quote.passage
-    text = templates.text(lang, "docs", "figure", source=_source(p), figure=quote.figure, sentence=quote.sentence,
-                          title=p.title or p.id)
-    return _answer(question, text, passages=passages, citations=doc_citations([p] + passages),
-                   notes=[templates.text(lang, "docs", "claims_note")])
+    text = templates.text(lang, "docs", "figure", source=_source_of(quote, passages), figure=quote.figure,
+                          sentence=quote.sentence, title=p.title or p.id)
+    return _answer(question, text, passages=[p] + [q for q in passages if q is not p],
+                   citations=doc_citations([p] + passages), notes=[templates.text(lang, "docs", "claims_note")])
+
+
+def _define_keys(question: str, parsed: Parsed) -> set[str]:
+    """The words of a question about a term, plus for a Swedish one the English words of its
+    tags (the English guide's headings may be the only match)."""
+    keys = _keywords(question)
+    if parsed.reading is not None and parsed.language != lexicon.BASE_LANGUAGE:
+        english = lexicon.load(lexicon.BASE_LANGUAGE)
+        for tag in parsed.reading.tags:
+            keys.update(w for w in english.phrases(tag.kind, tag.value) if " " not in w and w.isalpha())
+    return keys
 
 
 def _sections(passages: list[Passage]) -> list[tuple[str, str, Passage]]:
@@ -194,7 +406,7 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     if not sections:
         return _answer(question, templates.text(lang, "docs", "no_guide"), status="no_data", passages=passages)
     terms = [m.values[0].lower() for m in parsed.entities if m.values]
-    keys = _question_keys(question, parsed)
+    keys = _define_keys(question, parsed)
 
     def score(section: tuple[str, str, Passage]) -> int:
         head, body, p = section

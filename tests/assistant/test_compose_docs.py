@@ -1,0 +1,127 @@
+"""Figures from commentary, stated plainly: the figure of the kind asked, from the sentence that
+says what it counts, in the document the question names; people and organisations quoted;
+nothing quoted when no sentence states such a figure. Small inline passages and table."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from assistant.answer import Passage
+from assistant.catalog import Catalog
+from assistant.compose_docs import figure_answer, asked_figure
+from assistant.parse import parse
+
+STATEMENTS = "MLCommons (statements written by the submitters)"
+
+
+def _table() -> pd.DataFrame:
+    rows = [("v6.0", 600, "llama2-70b-99.9", "Offline", "Tokens/s", "AMD", "MI355X", "AMD"),
+            ("v6.0", 600, "llama2-70b-99.9", "Interactive", "Tokens/s", "NVIDIA", "B200", "NVIDIA"),
+            ("v6.0", 600, "llama2-70b-99.9", "Offline", "Tokens/s", "HPE", "B200", "NVIDIA"),
+            ("v4.1", 410, "llama2-70b-99.9", "Offline", "Tokens/s", "Dell", "H200", "NVIDIA"),
+            ("v4.1", 410, "llama2-70b-99.9", "Offline", "Tokens/s", "UntetherAI", "speedAI240", "UntetherAI")]
+    cols = ["round", "round_order", "benchmark", "scenario", "units", "submitter", "accelerator_family",
+            "accelerator_vendor"]
+    df = pd.DataFrame(rows, columns=cols)
+    for c in cols:
+        if c != "round_order":
+            df[c] = df[c].astype("string")
+    df["benchmark_raw"] = df["benchmark"]
+    df["division"] = pd.array(["closed"] * len(df), dtype="string")
+    return df
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    catalog = Catalog.from_table(_table())
+    catalog.add_publishers(["v6.0_pubgpclite_amd-news.md", "v6.0_mlcommons_supplemental-discussion.pdf",
+                            "v4.1_mlcommons_supplemental-discussion.pdf", "v6.0_amd_vendor-blog.md"])
+    return catalog
+
+
+def _doc(doc: str, i: int, text: str, **kw) -> Passage:
+    return Passage(id=f"doc:{doc}:{i}", text=text, title=kw.pop("title", doc), rounds=kw.pop("rounds", ["v6.0"]),
+                   **kw)
+
+
+AGGREGATOR = [
+    _doc("v6.0_pubgpclite_amd-news.md", 0,
+         "The aggregator pubgpclite.com restates AMD's MLPerf Inference 6.0 claims for the Instinct MI355X: over "
+         "1 million tokens/s in multi-node runs.\n\n**MI355X hardware (as listed)**\n\n"
+         "- 3nm process, CDNA 4 architecture, 185 billion transistors.\n"
+         "- Partners reproduced AMD's scores within +/-4% (sometimes +/-1%) across four generations.\n\n"
+         "| benchmark | scenario | vs B200 | vs B300 |\n|---|---|---|---|\n"
+         "| Llama 2 70B | Offline | 100% (matches) | 92% |\n| Llama 2 70B | Interactive | 119% | 104% |",
+         source="pubgpclite.com (aggregator; restates AMD's claims)"),
+    _doc("v6.0_amd_vendor-blog.md", 1,
+         "AMD's first results ever on two new benchmarks, gpt-oss-120b and Wan2.2. Its FP4 support is quoted at "
+         "up to 20 petaflops, with 288 GB of HBM3 memory and 8TB/s of memory bandwidth.", source="AMD ROCm Blogs"),
+]
+HPE = _doc("v6.0_mlcommons_supplemental-discussion.pdf", 14,
+           "HPE\n\nMLPerf Inference v6.0 marks a milestone for HPE as the 10th round of results it has published in "
+           "MLCommons MLPerf Inference, and marks more than 600 inference results submitted by HPE since v1.0. "
+           "This round, HPE published 86 results featuring 14 configurations of HPE ProLiant Compute servers.",
+           source=STATEMENTS, title="MLPerf Inference v6.0 Supplemental Discussion", page=9)
+V41 = "v4.1_mlcommons_supplemental-discussion.pdf"
+STATEMENTS_V41 = [
+    _doc(V41, 9, "Dell Technologies\n\nDell Technologies has once again proven its commitment in MLPerf Inference "
+                 "v4.1. With 130 submissions across 11 different system configurations, Dell continues to "
+                 "contribute.", rounds=["v4.1"], source=STATEMENTS, page=7, title="MLPerf Inference v4.1 Discussion"),
+    _doc(V41, 33, "Red Hat\n\nOur llama-2-70b results showcase a cost-effective way to run AI inference on Dell "
+                  "servers.", rounds=["v4.1"], source=STATEMENTS, page=20, title="MLPerf Inference v4.1 Discussion"),
+    _doc(V41, 40, "These factors are what makes these benchmarks so objective,” commented Bob Beachler, VP of "
+                  "Product at Untether AI. By expertly integrating support for speedAI 240 into KILT, KRAI helped "
+                  "Untether AI.", rounds=["v4.1"], source=STATEMENTS, page=23,
+         title="MLPerf Inference v4.1 Discussion"),
+]
+
+
+def _ask(catalog, question, passages):
+    parsed = parse(question, catalog)
+    figure = asked_figure(parsed)
+    assert figure, question
+    return figure_answer(question, passages, parsed, figure)
+
+
+@pytest.mark.parametrize("question, figure, source", [
+    # the figure next to the word asked, not the first number of the first sentence
+    ("how many transistors does the mi355x have, according to the pubgpclite write-up of amd's mlperf 6.0 claims?",
+     "185 billion", "pubgpclite.com"),
+    # a unit written against its number, in the publisher's own blog ("AMD's own blog", not the aggregator)
+    ("according to amd's own v6.0 mlperf blog, how much memory bandwidth does the mi355x have?", "8TB/s",
+     "AMD ROCm Blogs"),
+    # a table row read with its column headings; a tolerance ("+/-4%") is not a figure stated
+    ("On Llama 2 70B Interactive in v6.0, what percentage of NVIDIA B200's single-node result did a single "
+     "MI355X node reach, according to pubgpclite?", "119%", "pubgpclite.com"),
+])
+def test_the_figure_of_the_kind_asked_leads_from_the_sentence_that_states_it(catalog, question, figure, source):
+    answer = _ask(catalog, question, AGGREGATOR)
+    assert answer.status == "answered"
+    assert answer.answer.startswith(f"According to {source}, {figure}:"), answer.answer
+    assert "not a verified result" in answer.answer
+
+
+def test_the_count_beside_the_counted_word_wins_and_the_statement_owner_is_the_source(catalog):
+    answer = _ask(catalog, "how many results did hpe publish in mlperf inference v6.0 according to its "
+                           "supplemental statement?", [HPE])
+    assert answer.answer.startswith("According to HPE (MLPerf Inference v6.0 Supplemental Discussion), 86:")
+
+
+def test_a_swedish_question_finds_the_english_sentence_by_its_subject_and_skips_model_names(catalog):
+    answer = _ask(catalog, "hur många resultat lämnade Dell in i MLPerf Inference v4.1 enligt Dells eget uttalande "
+                           "i MLCommons supplemental discussion?", STATEMENTS_V41)
+    assert answer.answer.startswith("Enligt Dell Technologies"), answer.answer
+    assert ", 130:" in answer.answer
+
+
+def test_a_person_quoted_is_a_name_beside_the_quote_not_the_organisation_asked(catalog):
+    answer = _ask(catalog, "who at untether ai is quoted in the mlperf inference v4.1 supplemental discussion?",
+                  STATEMENTS_V41)
+    assert "Bob Beachler" in answer.answer.split(":")[0], answer.answer
+
+
+def test_no_sentence_with_such_a_figure_says_so_and_quotes_nothing(catalog):
+    passages = [_doc("v6.0_amd_vendor-blog.md", 0, "AMD is proud of its partners and its open software stack.")]
+    answer = _ask(catalog, "how many transistors does the mi355x have according to amd's blog?", passages)
+    assert answer.status == "no_data" and "“" not in answer.answer
