@@ -400,24 +400,48 @@ def _sections(passages: list[Passage]) -> list[tuple[str, str, Passage]]:
 def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts: list[str]) -> Answer:
     """A term explained by the guide in the question's language: the section whose heading is the
     term (else the one that best shares the question's words), its first sentences quoted and
-    cited, plus what the table adds ("first appears in v6.0; 14 results in v6.1")."""
+    cited, plus what the table adds ("first appears in v6.0; 14 results in v6.1"). Two terms
+    ("the difference between closed and open") get each its own section, and the section that
+    compares them when the guide has one ("Closed versus open results")."""
     lang = parsed.language
     sections = _sections(passages)
     if not sections:
         return _answer(question, templates.text(lang, "docs", "no_guide"), status="no_data", passages=passages)
-    terms = [m.values[0].lower() for m in parsed.entities if m.values]
+    terms = list(dict.fromkeys(m.values[0].lower() for m in parsed.entities if m.values))
     keys = _define_keys(question, parsed)
 
-    def score(section: tuple[str, str, Passage]) -> int:
+    def score(section: tuple[str, str, Passage], term: str | None) -> tuple[int, int]:
         head, body, p = section
-        named = any(head.lower().startswith(t) or (head and t.startswith(head.lower())) for t in terms)
-        return 10 * named + 3 * len(keys & _keywords(head)) + len(keys & _keywords(body[:400])) + 2 * (
-            p.language == lang)
+        heading = head.lower()
+        named = 0
+        for t in ([term] if term else terms):
+            named = max(named, 20 if heading == t else 10 if heading.startswith(t) or (head and t.startswith(
+                heading)) else 0)
+        score = named + 3 * len(keys & _keywords(head)) + len(keys & _keywords(body[:400])) + 2 * (p.language == lang)
+        return score, -len(head.split())  # of two headings that name the term equally well, the plainer one
 
-    head, body, p = max(sections, key=score)
-    sentences = _sentences(body)[:2] or [body[:300]]
-    text = templates.text(lang, "docs", "define", quote=" ".join(sentences), title=p.title or p.id)
+    if len(terms) >= 2:
+        chosen = [max(sections, key=lambda sec: score(sec, t)) for t in terms]
+        both = [sec for sec in sections if sum(_mentions(sec[0], t) for t in terms) >= 2
+                and not any(sec[0].lower() == t for t in terms)]
+        if both:
+            chosen.append(max(both, key=lambda sec: score(sec, None)))
+        chosen = list({id(sec): sec for sec in chosen}.values())
+        quotes = [templates.text(lang, "docs", "define", quote=" ".join(_sentences(body)[:1] or [body[:300]]),
+                                 title=p.title or p.id) for _, body, p in chosen]
+        text = " ".join(quotes)
+        cited = [p for _, _, p in chosen]
+    else:
+        head, body, p = max(sections, key=lambda sec: score(sec, terms[0] if terms else None))
+        sentences = _sentences(body)[:2] or [body[:300]]
+        text = templates.text(lang, "docs", "define", quote=" ".join(sentences), title=p.title or p.id)
+        cited = [p]
     if facts:
         text += " " + " ".join(facts)
-    return _answer(question, text, passages=[p] + [q for q in passages if q is not p],
-                   citations=doc_citations([p]), notes=[templates.text(lang, "docs", "guide_note")])
+    return _answer(question, text, passages=cited + [q for q in passages if q not in cited],
+                   citations=doc_citations(cited), notes=[templates.text(lang, "docs", "guide_note")])
+
+
+def _mentions(heading: str, term: str) -> bool:
+    """Whether a heading names a term ("Closed versus open results" names "open")."""
+    return _stem(term.lower()) in {_stem(w) for w in _keywords(heading)}

@@ -125,3 +125,20 @@ def test_no_sentence_with_such_a_figure_says_so_and_quotes_nothing(catalog):
     passages = [_doc("v6.0_amd_vendor-blog.md", 0, "AMD is proud of its partners and its open software stack.")]
     answer = _ask(catalog, "how many transistors does the mi355x have according to amd's blog?", passages)
     assert answer.status == "no_data" and "“" not in answer.answer
+
+
+GUIDE = Passage(id="doc:scenarios.md:0", doc_kind="guide", language="en", title="Scenarios",
+                text="## Scenario\n\nA scenario is how queries reach the system.\n\n"
+                     "## Offline\n\nOffline is the scenario in which all the work arrives at once as one batch.\n\n"
+                     "## Interactive\n\nInteractive is the scenario for chat, with a tight time to first token.\n\n"
+                     "## Offline versus Interactive results\n\nAn Offline figure is never an Interactive one.")
+
+
+def test_the_difference_between_two_terms_quotes_each_term_and_the_comparison(catalog):
+    from assistant.compose_docs import define_answer
+
+    question = "what is the difference between offline and interactive?"
+    answer = define_answer(question, [GUIDE], parse(question, catalog), [])
+    assert "Offline is the scenario in which all the work arrives" in answer.answer
+    assert "Interactive is the scenario for chat" in answer.answer
+    assert "never an Interactive one" in answer.answer
