@@ -96,6 +96,10 @@ class Catalog:
     benchmarks_by_round: dict[str, set[str]] = field(default_factory=dict)
     # (round, benchmark, scenario) -> set of units, to pick defaults that exist
     combos: dict[tuple[str, str, str], set[str]] = field(default_factory=dict)
+    columns: frozenset[str] = frozenset()  # the table's columns: shapes group only by what exists
+    # A dataset card's reader words per language ([lexicon.<language>.<kind>]); none for the default table.
+    words: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _lexicons: dict[str, Any] = field(default_factory=dict, repr=False)
     # Known names with no rows in this table ("Gaudi 3"): asked about -> no_data, not a guess.
     absent: dict[str, str] = field(default_factory=dict)
     _index: dict[str, list[_Entry]] = field(default_factory=dict, repr=False)
@@ -120,12 +124,16 @@ class Catalog:
         rounds = _sorted_rounds(df)
         by_round: dict[str, set[str]] = {}
         combos: dict[tuple[str, str, str], set[str]] = {}
+        if {"round", "benchmark"} <= set(df.columns):
+            for rnd, bench in df[["round", "benchmark"]].dropna().drop_duplicates().itertuples(index=False):
+                by_round.setdefault(str(rnd), set()).add(str(bench))
+        # A table without scenarios (a dataset card may have none) has no scenario to default to.
         if {"round", "benchmark", "scenario", "units"} <= set(df.columns):
             keys = df[["round", "benchmark", "scenario", "units"]].dropna().drop_duplicates()
             for rnd, bench, scen, unit in keys.itertuples(index=False):
-                by_round.setdefault(str(rnd), set()).add(str(bench))
                 combos.setdefault((str(rnd), str(bench), str(scen)), set()).add(str(unit))
-        catalog = cls(vocab=vocab, rounds=rounds, benchmarks_by_round=by_round, combos=combos)
+        catalog = cls(vocab=vocab, rounds=rounds, benchmarks_by_round=by_round, combos=combos,
+                      columns=frozenset(str(c) for c in df.columns))
         catalog._build_index(df, aliases_file)
         return catalog
 
@@ -189,7 +197,12 @@ class Catalog:
     def _load_curated(self, path: Path) -> None:
         with path.open("rb") as fh:
             data = tomllib.load(fh)
-        for item in data.get("alias", []):
+        self.add_aliases(data.get("alias", []))
+
+    def add_aliases(self, items: Iterable[dict[str, Any]]) -> None:
+        """Curated aliases (`[[alias]]` of data/aliases.toml or a dataset card): phrase -> values.
+        A phrase whose values are not in this table is remembered as absent ("no results for X")."""
+        for item in items:
             column = item["column"]
             values = self._real_values(column, item.get("values", []), item.get("prefixes", []))
             for phrase in item.get("phrases", []):
@@ -197,6 +210,7 @@ class Catalog:
                     self._add(phrase, column, values, replace=True)
                 elif item.get("absent_ok", True) and column != "round":
                     self.absent[compact(phrase)] = phrase
+        self._fuzzy_keys = [k for k in self._index if len(k) >= FUZZY_MIN_LEN]
 
     def _real_values(self, column: str, values: list[str], prefixes: list[str]) -> list[str]:
         if column == "round":
@@ -383,6 +397,24 @@ class Catalog:
             return []
         hits = process.extract(text, choices, scorer=fuzz.WRatio, limit=n, processor=str.lower, score_cutoff=cutoff)
         return [h[0] for h in hits]
+
+    def lexicon(self, language: str) -> Any:
+        """The reader's lexicon for questions about this table: the language's words plus the
+        card's (a dialect gets the card's English words and then its own)."""
+        from assistant import lexicon
+
+        if not self.words:
+            return lexicon.load(language)
+        if language not in self._lexicons:
+            lex = lexicon.load(language)
+            for lang in dict.fromkeys((lexicon.BASE_LANGUAGE, language)):
+                lex = lexicon.extend(lex, self.words.get(lang, {}))
+            self._lexicons[language] = lex
+        return self._lexicons[language]
+
+    def present(self, columns: Iterable[str]) -> list[str]:
+        """`columns` that the table has, in order (every one when the catalog was built bare)."""
+        return [c for c in columns if not self.columns or c in self.columns]
 
     def benchmarks_in(self, rnd: str) -> set[str]:
         return set(self.benchmarks_by_round.get(rnd, set()))

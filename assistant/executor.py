@@ -327,13 +327,25 @@ class _Columns:
         return self.arrays[key]
 
     def latency(self) -> np.ndarray:
-        """Rows whose unit is lower-is-better (the unit vocabulary is tiny: one check per unit)."""
+        """Rows whose result is lower-is-better. The table says so in `lower_is_better` (a
+        dataset card declares its measure's direction); a table without that column is read
+        by unit (the unit vocabulary is tiny: one check per unit)."""
         key = ("latency", "units")
         if key not in self.arrays:
-            units = self.objects("units")
-            verdict = {u: semantics.is_latency(u) for u in set(units.tolist())}
-            self.arrays[key] = np.array([verdict[u] for u in units.tolist()], dtype=bool)
+            if "lower_is_better" in self.table().columns:
+                self.arrays[key] = self.flags("lower_is_better")
+            else:
+                units = self.objects("units")
+                verdict = {u: semantics.is_latency(u) for u in set(units.tolist())}
+                self.arrays[key] = np.array([verdict[u] for u in units.tolist()], dtype=bool)
         return self.arrays[key]
+
+    def lower_is_better(self, positions: np.ndarray, metric: str) -> np.ndarray:
+        """Per row, whether a smaller value of `metric` is better: the row's own direction for
+        the measure itself, the metric's fixed direction for power, sizes and derived figures."""
+        if metric == "result":
+            return self.latency()[positions]
+        return np.full(len(positions), semantics.lower_is_better(None, metric), dtype=bool)
 
 
 def _filter_mask(df: pd.DataFrame, filters: Filters, var: str = "df") -> tuple[pd.Series, list[str]]:
@@ -579,7 +591,7 @@ def _rank(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan, n
 
     if len(pos):
         unit = value_units[0]
-        lib = semantics.lower_is_better(None if units[0] is None else str(units[0]), spec.metric)
+        lib = bool(_Columns.of(table).lower_is_better(pos[:1], spec.metric)[0])
     else:
         unit, lib = None, semantics.lower_is_better(None, spec.metric)
     ascending = _ascending(spec.order, lib)
@@ -642,8 +654,7 @@ def _run_best_per_group(table: pd.DataFrame, spec: QuerySpec, filters: Filters, 
     if parts:
         plan.add("df = df[" + " & ".join(parts) + "]")
     pos, values, value_units, units = _metric(table, np.flatnonzero(mask.to_numpy()), spec.metric, plan, notes)
-    lib = np.array([semantics.lower_is_better(None if u is None else str(u), spec.metric) for u in units.tolist()],
-                   dtype=bool)
+    lib = _Columns.of(table).lower_is_better(pos, spec.metric)
     best_first = np.where(lib, values, -values)
     key = best_first if spec.order in ("best", "asc") else -best_first
     order = np.argsort(key, kind="stable")
@@ -673,7 +684,7 @@ def _run_rows(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[str
         return _run_best_per_group(table, spec, filters, plan, notes, max_rows)
     rows, unit, lib, truncated = _ranked(table, spec, filters, plan, notes, max_rows, spec.dedupe, spec.limit)
     if lib and spec.metric == "result":
-        notes.append(semantics.LATENCY_NOTE)
+        notes.append(semantics.LATENCY_NOTE if semantics.is_latency(unit) else f"{unit}: lower is better")
     return QueryResult(spec=spec, rows=rows, unit=unit, lower_is_better=lib,
                        derived=semantics.is_derived(spec.metric), truncated=truncated)
 
@@ -720,7 +731,7 @@ def _run_aggregate(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: lis
             notes.append("mixed units: split by unit (" + ", ".join(map(str, sorted(units))) + ")")
         elif units:
             unit = str(units[0])
-            lib = semantics.lower_is_better(str(df["units"].iloc[0]), spec.metric)
+            lib = bool(_Columns.of(table).lower_is_better(table.index.get_indexer(df.index[:1]), spec.metric)[0])
         rows = df
         extreme = None
         if agg in ("max", "min"):
@@ -813,7 +824,7 @@ def _run_compare(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[
     rows = pd.concat(frames) if frames else table.head(0).assign(value=pd.Series(dtype="float64"),
                                                                   value_unit=pd.Series(dtype="string"), side=0)
     if len(frames) > 1:
-        combos = rows[["benchmark", "scenario"]].drop_duplicates()
+        combos = rows[[c for c in ("benchmark", "scenario") if c in rows.columns]].drop_duplicates()
         if len(combos) > 1:
             notes.append("the sides' best rows are on different benchmarks or scenarios")
     unit = next(iter(units)) if units else None
@@ -829,8 +840,8 @@ def _run_trend(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[st
     ranking = _rank(table, spec, filters, plan, notes)
     unit, lib = ranking.unit, ranking.lower_is_better
     cols = _Columns.of(table)
-    combos = set(zip(cols.objects("benchmark")[ranking.positions].tolist(),
-                     cols.objects("scenario")[ranking.positions].tolist()))
+    combos = set(zip(*(cols.objects(c)[ranking.positions].tolist() for c in ("benchmark", "scenario")
+                       if c in table.columns)))
     if len(combos) > 1:
         notes.append(f"best row per round across {len(combos)} benchmark/scenario pairs; "
                      "name one benchmark and scenario for a like-for-like trend")

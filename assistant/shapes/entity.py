@@ -34,7 +34,7 @@ def overview(ctx: Context) -> Parsed:
     parsed.shape = "overview"
     explicit = {k: v for k, v in ctx.explicit.items() if k != "round"}
     parsed.spec = QuerySpec(op="rows", filters=filters_of(explicit, ctx.rounds[-1:], parsed), metric=ctx.metric,
-                            order="best", group_by=list(OVERVIEW_GROUPS), limit=200)
+                            order="best", group_by=ctx.catalog.present(OVERVIEW_GROUPS), limit=200)
     if not ctx.rounds:
         parsed.defaults.append(ctx.say("the latest round it appears in", "den senaste rundan där det finns"))
     parsed.defaults.append(ctx.say("best result per benchmark and scenario", "bästa resultat per benchmark och scenario"))
@@ -94,7 +94,7 @@ def attribute(ctx: Context) -> Parsed:
     # The field asked about must not filter the rows ("is it available?" is answered either way).
     explicit = {k: v for k, v in ctx.explicit.items() if k not in ("round", parsed.field)}
     parsed.spec = QuerySpec(op="rows", filters=filters_of(explicit, ctx.rounds[-1:], parsed), metric="result",
-                            order="best", group_by=list(OVERVIEW_GROUPS), limit=200)
+                            order="best", group_by=ctx.catalog.present(OVERVIEW_GROUPS), limit=200)
     if not ctx.rounds:
         parsed.defaults.append(ctx.say("the latest round it appears in", "den senaste rundan där det finns"))
     return parsed
@@ -119,6 +119,6 @@ def appearances(ctx: Context) -> Parsed:
         if m.column == "submitter" and explicit.get("accelerator_vendor") == list(m.values):
             explicit["submitter"] = explicit.pop("accelerator_vendor")
     parsed.spec = QuerySpec(op="rows", filters=filters_of(explicit, ctx.rounds if len(ctx.rounds) > 1 else [], parsed),
-                            metric="result", order="best", group_by=list(OVERVIEW_GROUPS), limit=200)
+                            metric="result", order="best", group_by=ctx.catalog.present(OVERVIEW_GROUPS), limit=200)
     parsed.defaults.append(ctx.say("every round", "varje runda"))
     return parsed
