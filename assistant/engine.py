@@ -10,7 +10,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from assistant import datasets as datasets_mod
 from assistant.answer import Passage
+from assistant.datasets import Dataset, Router
 from assistant.retrieval import Want
 from ingest import settings as settings_mod
 
@@ -36,12 +38,14 @@ class Engine:
     """Table + catalog + retrieval for one store generation (or a bare table in tests)."""
 
     def __init__(self, table: Any, settings: settings_mod.Settings | None = None, store: Any = None,
-                 generation: str | None = None):
+                 generation: str | None = None, dataset: Dataset | None = None):
         self.table = for_answering(table)
         self.settings = settings if settings is not None else settings_mod.load()
         self.store = store
         self.generation = generation
+        self.dataset = dataset  # None: the default table
         self._catalog: Any = None
+        self._router: Router | None = None
         self._lock = threading.Lock()
 
     @classmethod
@@ -57,11 +61,31 @@ class Engine:
                 if self._catalog is None:
                     from assistant.catalog import Catalog
 
-                    catalog = Catalog.from_table(self.table)
+                    if self.dataset is None:
+                        catalog = Catalog.from_table(self.table)
+                    else:  # a card's table: its own names and words, not the default table's
+                        catalog = Catalog.from_table(self.table, aliases_file=None)
+                        catalog.add_aliases(self.dataset.aliases)
+                        catalog.words = self.dataset.words
                     documents = (self.store.manifest or {}).get("document_ids") if self.store is not None else None
                     catalog.add_publishers(documents or [])
                     self._catalog = catalog
         return self._catalog
+
+    @property
+    def router(self) -> Router:
+        """The engines of every table in this store generation, and which answers a question."""
+        if self._router is None:
+            others = []
+            if self.store is not None and self.dataset is None:
+                others = [Engine(table, settings=self.settings, store=self.store, generation=self.generation,
+                                 dataset=dataset) for dataset, table in datasets_mod.in_store(self.store)]
+            self._router = Router(self, others)
+        return self._router
+
+    def with_dataset(self, dataset: Dataset, table: Any) -> "Engine":
+        """An engine over a card's table beside this one (tests; the router builds its own)."""
+        return Engine(table, settings=self.settings, store=self.store, generation=self.generation, dataset=dataset)
 
     def execute(self, spec: Any) -> Any:
         """Validate and run a `QuerySpec` with the settings' row cap, time box and default division."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.answer import Answer
+from assistant.datasets import Route, default_dataset
 from assistant.parsed import Parsed
 from assistant.retrieval import Want
 
@@ -53,6 +54,8 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
     question is read once, and each part of a two-part question is answered from its reading."""
     from assistant.parse import parse
 
+    route, scope = _routed(question, engine, scope)
+    engine = route.engine
     previous = conversation.last_state if conversation is not None else None
     parsed = parse(question, engine.catalog, previous=previous)
     if parsed.parts:
@@ -61,9 +64,33 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
         answer = _joined(question, answers)
         if commentary and parsed.needs_commentary:
             _quote_sources(question, answer, engine, parsed, parsed.explicit.get("round"))
-        return answer
-    return answer_parsed(question, parsed, engine=engine, conversation=conversation, scope=scope,
-                         commentary=commentary)
+    else:
+        answer = answer_parsed(question, parsed, engine=engine, conversation=conversation, scope=scope,
+                               commentary=commentary)
+    if route.reason == "round":  # the table people mean by default has no such round: say so first
+        answer.answer = _other_table_note(route, parsed) + " " + answer.answer
+    return answer
+
+
+def _routed(question: str, engine: Any, scope: dict[str, list[str]] | None) -> tuple[Route, dict[str, list[str]] | None]:
+    """The engine of the table the question is about (a `dataset` in `scope` pins one), and the
+    scope's filters without that key."""
+    pinned = (scope or {}).get("dataset")
+    rest = {k: v for k, v in scope.items() if k != "dataset"} if scope else scope
+    router = getattr(engine, "router", None)
+    if router is None:
+        return Route(engine, "only"), rest
+    if pinned:
+        return Route(router.by_id(pinned[0]) or engine, "pinned"), rest
+    return router.route(question), rest
+
+
+def _other_table_note(route: Route, parsed: Parsed) -> str:
+    own = default_dataset()
+    title = own.title if own is not None else "the default table"
+    rounds = ", ".join(route.missing)
+    return parsed.say(f"{title} has no round {rounds}; this answer is from {route.engine.dataset.title}.",
+                      f"{title} har ingen runda {rounds}; svaret kommer från {route.engine.dataset.title}.")
 
 
 def answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: Any = None,
@@ -74,6 +101,9 @@ def answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: A
     answer = _answer_parsed(question, parsed, engine=engine, conversation=conversation, scope=scope,
                             commentary=commentary)
     answer.reading = answer.reading or readout.line(parsed, None)
+    dataset = getattr(engine, "dataset", None)
+    if dataset is not None and not answer.reading.startswith(dataset.title):
+        answer.reading = f"{dataset.title} · {answer.reading}"
     return answer
 
 

@@ -208,7 +208,7 @@ def read(question: str, catalog: Catalog) -> Reading:
     text = question.strip()
     tokens = lexicon.tokenize(text)
     language = lexicon.detect_language(tokens, text)
-    lex = lexicon.load(language)
+    lex = catalog.lexicon(language)
     matches = catalog.resolve(text)
     tags = _shadowed(_outside_entities(lex.tag(tokens), matches), tokens, lex)
     known, unknown = catalog.round_mentions(text)

@@ -21,6 +21,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 BASE_LANGUAGE = "en"
@@ -237,6 +238,28 @@ def load(language: str = BASE_LANGUAGE) -> Lexicon:
         markers = list(dialect.get("language", {}).get("markers", []))
         strong = list(dialect.get("language", {}).get("strong", []))
     return Lexicon(language, table, numbers, markers, strong, base.get("unit_names", {}), scales)
+
+
+# A dataset card's new measure or unit tag ("measure.time_to_train", "unit.result_min") names the
+# table's own measure: the reader reads it as the headline result ("how fast" in Inference).
+OWN_MEASURE = {"measure": "throughput", "unit": "result"}
+
+
+def extend(base: Lexicon, additions: dict[str, dict[str, Any]]) -> Lexicon:
+    """`base` plus a dataset card's words for one language (`[lexicon.<language>.<kind>]`).
+
+    Why a copy and not a change to `load`'s result: the card's words hold only for questions
+    about its table ("longest" is a direction in Training, not in Inference)."""
+    table = {kind: {v: list(p) for v, p in values.items()} for kind, values in base.table.items()}
+    for kind, values in additions.items():
+        if kind not in KINDS:  # `dataset` words route questions; `unit_names` are display names
+            continue
+        for value, phrases in values.items():
+            if kind in OWN_MEASURE and value not in table.get(kind, {}):
+                value = OWN_MEASURE[kind]
+            table.setdefault(kind, {}).setdefault(value, []).extend(phrases)
+    return Lexicon(base.language, table, base.numbers, list(base.markers), list(base.strong), base.unit_names,
+                   base.scales)
 
 
 def languages() -> list[str]:

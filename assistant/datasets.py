@@ -1,0 +1,162 @@
+"""The results tables a question can be about, and which one a question is about.
+
+A store holds the default table (MLPerf Inference) and the table of every dataset card ingested
+with `resultsqa ingest --card` (MLPerf Training, a team's own results). Each is answered by the
+same reader, shapes and executor over a catalog of its own: the card gives the names people use
+(aliases), the reader's extra words (lexicon) and the measure's direction (the table's
+`lower_is_better` column). Nothing here knows what any table measures.
+
+Routing is by evidence in the question, strongest first: a pinned data set (UI, API `scope`,
+CLI); the card's `dataset` words ("training", "träna"); a round that only one table has.
+Otherwise the default table answers, as before cards existed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from assistant import lexicon
+
+DATASET_KIND = "dataset"
+DOCUMENT_CUES = ("source", "source_weak", "commentary")  # lexicon cues of a question about documents
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """What the assistant needs from a dataset card: names, words, and how to label answers."""
+
+    id: str
+    title: str
+    measure: str  # the measure's name ("time to train")
+    unit: str | None
+    lower_is_better: bool
+    aliases: tuple[dict[str, Any], ...] = ()
+    words: dict[str, dict[str, Any]] = field(default_factory=dict)  # language -> kind -> tag -> phrases
+
+    def routing_words(self) -> list[str]:
+        """Every language's `dataset` phrases: "träna" routes an English-typed question too."""
+        return [p for kinds in self.words.values() for p in kinds.get(DATASET_KIND, {}).get(self.id, [])]
+
+
+def from_card(card: Any) -> Dataset:
+    """A `Dataset` from a loaded `ingest.dataset_card.DatasetCard`."""
+    return Dataset(id=card.id, title=card.title, measure=card.measure.name or card.measure.column,
+                   unit=card.measure.unit, lower_is_better=card.measure.direction == "lower",
+                   aliases=tuple(card.aliases), words=dict(card.lexicon))
+
+
+def in_store(store: Any) -> list[tuple[Dataset, Any]]:
+    """(dataset, table) for each card table in the store's generation, in manifest order."""
+    from ingest.dataset_card import load_card
+    from ingest.store import TABLE
+
+    out = []
+    for entry in store.datasets:
+        if entry.get("table") == TABLE:
+            continue  # a card that describes the default table adds no table
+        card_path = Path(store.path) / entry["card"]
+        if not card_path.is_file():
+            continue
+        out.append((from_card(load_card(card_path)), store.dataset_table(entry["id"])))
+    return out
+
+
+@dataclass(frozen=True)
+class Route:
+    """The engine that answers, and why: `pinned`, `words`, `round` (a round only that table has;
+    `missing` are the rounds the default table lacks), `names`, `default` or `only`."""
+
+    engine: Any
+    reason: str
+    missing: tuple[str, ...] = ()
+
+
+@lru_cache(maxsize=1)
+def default_dataset() -> Dataset | None:
+    """The card in data/cards/ that describes the default table: its words route questions to it
+    ("inference", "tokens/s") even when a round is one only another table has."""
+    from ingest.dataset_card import CardError, load_card
+    from ingest.settings import PROJECT_ROOT
+
+    for path in sorted((PROJECT_ROOT / "data" / "cards").glob("*.toml")):
+        try:
+            card = load_card(path)
+        except CardError:
+            continue
+        if card.describes_default_table:
+            return from_card(card)
+    return None
+
+
+class Router:
+    """Picks the engine that answers a question: see the module docstring for the order."""
+
+    def __init__(self, default: Any, others: list[Any]):
+        self.default = default
+        self.others = others
+        own = default_dataset()
+        self._default_words_id = own.id if own is not None else None
+        table = {DATASET_KIND: {e.dataset.id: e.dataset.routing_words() for e in others}}
+        if own is not None:
+            table[DATASET_KIND][own.id] = own.routing_words()
+        self._words = lexicon.Lexicon(lexicon.BASE_LANGUAGE, table, {}, [], [])
+
+    def by_id(self, dataset_id: str) -> Any | None:
+        if dataset_id in (None, "", self.default_id):
+            return self.default
+        return next((e for e in self.others if e.dataset.id == dataset_id), None)
+
+    @property
+    def default_id(self) -> str:
+        return "default"
+
+    def route(self, question: str) -> Route:
+        if not self.others:
+            return Route(self.default, "only")
+        named = self._named(question)
+        if self._default_words_id in named:
+            return Route(self.default, "words")
+        hit = next((e for e in self.others if e.dataset.id in named), None)
+        if hit is not None:
+            return Route(hit, "words")
+        _, unknown = self.default.catalog.round_mentions(question)
+        if unknown and not self._about_documents(question):
+            for other in self.others:
+                known, missing = other.catalog.round_mentions(question)
+                if known and not missing:
+                    return Route(other, "round", tuple(unknown))
+        hit = next((e for e in self.others if _names_more(e.catalog, self.default.catalog, question)), None)
+        return Route(hit, "names") if hit is not None else Route(self.default, "default")
+
+    def _about_documents(self, question: str) -> bool:
+        """The question asks what a source says: the documents answer, whatever the round."""
+        if self.default.catalog.publisher_mentions(question):
+            return True
+        tokens = lexicon.tokenize(question)
+        tags = self.default.catalog.lexicon(lexicon.detect_language(tokens, question)).tag(tokens)
+        return any(t.kind == "cue" and t.value in DOCUMENT_CUES for t in tags)
+
+    def _named(self, question: str) -> set[str]:
+        """Data sets whose words the question uses, where the default table's lexicon does not
+        read the same words as something else ("time" routes; "time to first token" does not)."""
+        tokens = lexicon.tokenize(question)
+        hits = self._words.tag(tokens)
+        if not hits:
+            return set()
+        language = lexicon.detect_language(tokens, question)
+        taken = {i for t in self.default.catalog.lexicon(language).tag(tokens) if t.last - t.first > 1
+                 for i in range(t.first, t.last)}
+        return {t.value for t in hits if not taken & set(range(t.first, t.last))}
+
+
+def _names_more(catalog: Any, default: Any, question: str) -> bool:
+    """The question names a benchmark by a name only `catalog` knows, or by a longer one than
+    the default table matches ("llama 2 70b lora" against "llama 2 70b")."""
+    theirs = [m for m in catalog.resolve(question, fuzzy=False) if m.column == "benchmark"]
+    if not theirs:
+        return False
+    ours = [m.span for m in default.resolve(question, fuzzy=False) if m.column == "benchmark"]
+    return any(not any(s[0] <= m.span[0] and m.span[1] <= s[1] for s in ours) for m in theirs)

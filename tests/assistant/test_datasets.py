@@ -1,0 +1,101 @@
+"""A results table of our own, answered through its card with no code change (issue 13).
+
+The fixture is the compile-times card of tests/ingest/test_dataset_cards.py: seconds, lower is
+better, no scenario, its own names and words. Beside the real Inference table it is asked
+ranked, count and lookup questions; the router sends each question to the table it is about.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant.datasets import Router, from_card
+from assistant.engine import Engine
+from assistant.offline import answer_question
+from ingest.dataset_card import load_card, read_card_table
+from tests.ingest.test_dataset_cards import write_fixture
+
+
+@pytest.fixture(scope="module")
+def compile_card(tmp_path_factory):
+    return load_card(write_fixture(tmp_path_factory.mktemp("card")))
+
+
+@pytest.fixture(scope="module")
+def engines(results_table, compile_card):
+    """(default engine over the Inference table, engine over the compile-times table)."""
+    default = Engine.from_table(results_table)
+    table, _ = read_card_table(compile_card, default.settings)
+    own = default.with_dataset(from_card(compile_card), table)
+    default._router = Router(default, [own])
+    return default, own
+
+
+def ask(engines, question: str, **kw):
+    return answer_question(question, engine=engines[0], commentary=False, **kw)
+
+
+def test_the_fastest_build_is_the_lowest_time(engines):
+    a = ask(engines, "which team had the fastest llvm build in 2025-09?")
+    assert a.status == "answered"
+    assert a.reading.startswith("Compile times")
+    assert a.rows[0]["result_id"] == "b-0102"  # 1150.125 s, the only 2025-09 llvm build
+    assert "1,150.125" in a.answer and "Team Green" in a.answer
+
+
+def test_a_ranking_runs_in_the_cards_direction(engines):
+    a = ask(engines, "slowest kernel build in 2025-03")
+    assert a.rows[0]["result_id"] == "b-0002"  # 655.25 s beats nobody: the slowest
+    best = ask(engines, "quickest build of the kernel in 2025-03")
+    assert best.rows[0]["result_id"] == "b-0001"  # 412.5 s, lower is better
+    assert "lower is better" in best.answer
+
+
+def test_a_count_and_a_lookup_on_the_cards_table(engines):
+    count = ask(engines, "how many builds did Team Blue have in 2025-03?")
+    assert count.status == "answered" and count.reading.startswith("Compile times")
+    assert count.values[0].value == 2
+    look = ask(engines, "what was team red's compile time for the kernel in 2025-09")
+    assert look.rows[0]["result_id"] == "b-0101" and "398" in look.answer
+
+
+def test_a_question_about_results_stays_on_the_default_table(engines):
+    a = ask(engines, "best llama2-70b-99 offline result in v5.1")
+    assert a.status == "answered"
+    assert not a.reading.startswith("Compile times")
+    assert a.rows[0]["round"] == "v5.1" and a.rows[0]["benchmark"] == "llama2-70b-99"
+
+
+def test_a_pinned_data_set_wins_over_the_words(engines):
+    a = ask(engines, "how many results in 2025-09?", scope={"dataset": ["compile-times"]})
+    assert a.reading.startswith("Compile times") and a.values[0].value == 3
+
+
+def test_a_name_only_the_other_table_knows_routes_there(engines):
+    a = ask(engines, "best llvm result in 2025-03")
+    assert a.reading.startswith("Compile times")
+    assert a.rows[0]["result_id"] == "b-0004"  # 1204.75 s
+
+
+def test_the_cards_words_do_not_leak_into_the_default_table(engines):
+    default, own = engines
+    assert own.catalog.lexicon("en").phrases("direction", "best") != default.catalog.lexicon("en").phrases(
+        "direction", "best")
+    assert "quickest build" not in default.catalog.lexicon("en").phrases("direction", "best")
+
+
+def test_a_round_only_training_has_routes_there_and_says_so(results_table, shared_data):
+    """MLPerf Training v4.0 exists, MLPerf Inference v4.0 does not: the answer says both."""
+    from ingest import settings as settings_mod
+
+    default = Engine.from_table(results_table, settings_mod.load(data=str(shared_data)))
+    card = load_card(Path(__file__).resolve().parents[2] / "data" / "cards" / "mlperf-training.toml")
+    table, _ = read_card_table(card, default.settings)
+    default._router = Router(default, [default.with_dataset(from_card(card), table)])
+    a = answer_question("slowest bert result in v4.0", engine=default, commentary=False)
+    assert a.answer.startswith("MLPerf Inference has no round v4.0; this answer is from MLPerf Training.")
+    assert a.rows[0]["round"] == "v4.0" and a.rows[0]["benchmark"] == "bert"
+    slowest = table[(table["round"] == "v4.0") & (table["benchmark"] == "bert")]["result"].max()
+    assert a.rows[0]["result"] == slowest  # the longest time: lower is better, so this is the worst
