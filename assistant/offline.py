@@ -55,8 +55,23 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
     from assistant.parse import parse
 
     route, scope = _routed(question, engine, scope)
-    engine = route.engine
     previous = conversation.last_state if conversation is not None else None
+    answer, parsed = _answer_on(question, route.engine, conversation, previous, scope, commentary)
+    if route.reason == "round":  # the table people mean by default has no such round: say so first
+        answer.answer = _other_table_note(route, parsed.language) + " " + answer.answer
+    elif route.reason == "default" and previous is None and answer.status == "answered" and answer.rows:
+        others = [_also(question, other, scope, parsed) for other in route.engine.router.others]
+        others = [a for a in others if a is not None]
+        if others:
+            answer = _labelled(question, [answer, *others])
+    return answer
+
+
+def _answer_on(question: str, engine: Any, conversation: Any, previous: dict[str, Any] | None,
+               scope: dict[str, list[str]] | None, commentary: bool) -> tuple[Answer, Parsed]:
+    """The answer from one engine's table, and how the question was read there."""
+    from assistant.parse import parse
+
     parsed = parse(question, engine.catalog, previous=previous)
     if parsed.parts:
         answers = [answer_parsed(p.reading.text if p.reading else question, p, engine=engine,
@@ -67,9 +82,40 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
     else:
         answer = answer_parsed(question, parsed, engine=engine, conversation=conversation, scope=scope,
                                commentary=commentary)
-    if route.reason == "round":  # the table people mean by default has no such round: say so first
-        answer.answer = _other_table_note(route, parsed) + " " + answer.answer
-    return answer
+    return answer, parsed
+
+
+def _also(question: str, other: Any, scope: dict[str, list[str]] | None, read: Parsed) -> Answer | None:
+    """The answer from another table to a question that named no table, when that table knows
+    every name the default reading used (`read`), and answers with rows; else None."""
+    from assistant.parse import parse
+
+    named = {m.column for m in other.catalog.resolve(question, fuzzy=False)}
+    if not named & {"benchmark", "round"}:
+        return None
+    parsed = parse(question, other.catalog)
+    if parsed.status in ("no_data", "clarify") or parsed.spec is None or parsed.parts or parsed.needs_commentary:
+        return None
+    if _names(read) - _names(parsed):  # "whisper" is no Training benchmark: not the same question there
+        return None
+    answer = answer_parsed(question, parsed, engine=other, scope=scope, commentary=False)
+    return answer if answer.status == "answered" and answer.rows else None
+
+
+def _names(parsed: Parsed) -> set[str]:
+    return {m.text.lower() for m in parsed.entities if m.text}
+
+
+def _labelled(question: str, answers: list[Answer]) -> Answer:
+    """One answer from several tables, each part starting with its table's title."""
+    own = default_dataset()
+    titles = [own.title if own is not None else ""] + [a.reading.split(" · ")[0] for a in answers[1:]]
+    for title, a in zip(titles, answers):
+        if title:
+            a.answer = f"{title}: {a.answer}"
+    joined = _joined(question, answers)
+    joined.query = {**(joined.query or {}), "parsed": (answers[0].query or {}).get("parsed")}  # follow-ups: the default
+    return joined
 
 
 def _routed(question: str, engine: Any, scope: dict[str, list[str]] | None) -> tuple[Route, dict[str, list[str]] | None]:
@@ -85,12 +131,14 @@ def _routed(question: str, engine: Any, scope: dict[str, list[str]] | None) -> t
     return router.route(question), rest
 
 
-def _other_table_note(route: Route, parsed: Parsed) -> str:
+def _other_table_note(route: Route, language: str) -> str:
     own = default_dataset()
     title = own.title if own is not None else "the default table"
     rounds = ", ".join(route.missing)
-    return parsed.say(f"{title} has no round {rounds}; this answer is from {route.engine.dataset.title}.",
-                      f"{title} har ingen runda {rounds}; svaret kommer från {route.engine.dataset.title}.")
+    other = route.engine.dataset.title
+    if language == "sv":
+        return f"{title} har ingen runda {rounds}; svaret kommer från {other}."
+    return f"{title} has no round {rounds}; this answer is from {other}."
 
 
 def answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: Any = None,

@@ -99,3 +99,20 @@ def test_a_round_only_training_has_routes_there_and_says_so(results_table, share
     assert a.rows[0]["round"] == "v4.0" and a.rows[0]["benchmark"] == "bert"
     slowest = table[(table["round"] == "v4.0") & (table["benchmark"] == "bert")]["result"].max()
     assert a.rows[0]["result"] == slowest  # the longest time: lower is better, so this is the worst
+
+
+def test_a_question_naming_no_table_is_answered_from_both_labelled(results_table, shared_data):
+    from ingest import settings as settings_mod
+
+    default = Engine.from_table(results_table, settings_mod.load(data=str(shared_data)))
+    card = load_card(Path(__file__).resolve().parents[2] / "data" / "cards" / "mlperf-training.toml")
+    table, _ = read_card_table(card, default.settings)
+    default._router = Router(default, [default.with_dataset(from_card(card), table)])
+    a = answer_question("how many submitters were there in v5.1?", engine=default, commentary=False)
+    inference, training = a.answer.split(" MLPerf Training: ")
+    assert inference.startswith("MLPerf Inference: ")
+    assert str(results_table.loc[results_table["round"] == "v5.1", "submitter"].nunique()) in inference
+    assert str(table.loc[table["round"] == "v5.1", "submitter"].nunique()) in training
+    # a name only one table knows keeps the question on that table
+    whisper = answer_question("best whisper result in v5.1", engine=default, commentary=False)
+    assert "MLPerf Training" not in whisper.answer and whisper.rows[0]["benchmark"] == "whisper"
