@@ -356,8 +356,11 @@ def _compose_aggregate(question: str, result: Any, parsed: Parsed | None) -> Ans
             return _no_rows(question, result, parsed)
         value = float(result.value)
         where = f" in {scope}" if scope and lang != "sv" else (f" i {scope}" if scope else "")
-        text = (f"There are {semantics.format_number(value, lang=lang)} {what}{where}." if lang != "sv" else
-                f"Det finns {semantics.format_number(value, lang=lang)} {what}{where}.")
+        split = ", ".join(f"{semantics.format_number(n, lang=lang)} {d}" for d, n in
+                          sorted(result.by_division.items(), key=lambda kv: (-kv[1], kv[0])))
+        split = f": {split}" if split else ""
+        text = (f"There are {semantics.format_number(value, lang=lang)} {what}{where}{split}." if lang != "sv" else
+                f"Det finns {semantics.format_number(value, lang=lang)} {what}{where}{split}.")
         if value == 0:
             return _answer(question, text, status="no_data", query=_query(result))
         values = [Value(value=value, unit=None, label=f"{what}{where}",

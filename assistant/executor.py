@@ -91,6 +91,9 @@ class QueryResult:
     empty: bool = False
     truncated: bool = False
     value: float | None = None  # aggregate op without group_by: the single number
+    # A count over several divisions, per division ({"closed": 39, "open": 1}): the question named
+    # none, and "how many" differs by division, so the answer gives both.
+    by_division: dict[str, float] = field(default_factory=dict)
     matched: int | None = None  # aggregate op: rows that matched, before the row cap
 
     @property
@@ -693,6 +696,7 @@ def _run_aggregate(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: lis
                    default_division: str | None) -> QueryResult:
     agg = spec.aggregate
     filters = spec.filters
+    by_division: dict[str, float] = {}
     if agg in METRIC_AGGREGATES:
         filters = _apply_default_division(table, filters, default_division, notes)
     spec = spec.model_copy(update={"filters": filters})
@@ -717,6 +721,12 @@ def _run_aggregate(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: lis
             else:
                 value = float(df[col].nunique())
                 plan.add(f"value = df[{col!r}].nunique()")
+        if not keys and not filters.division and "division" in df.columns:
+            per = df.groupby("division").size() if agg == "count" else df.groupby("division")[spec.column].nunique()
+            if len(per) > 1:
+                by_division = {str(k): float(v) for k, v in per.items()}
+                plan.add("by_division = df.groupby('division')" + (".size()" if agg == "count" else
+                                                                   f"[{spec.column!r}].nunique()"))
         rows = df
         extreme = None
     else:
@@ -774,7 +784,8 @@ def _run_aggregate(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: lis
         rows = rows.head(max_rows)
     result = QueryResult(spec=spec, rows=rows, unit=unit, lower_is_better=lib,
                          derived=semantics.is_derived(spec.metric) and agg in METRIC_AGGREGATES,
-                         groups=groups_df, truncated=truncated, value=result_value, matched=matched)
+                         groups=groups_df, truncated=truncated, value=result_value, matched=matched,
+                         by_division=by_division)
     return result
 
 

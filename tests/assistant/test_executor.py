@@ -294,6 +294,20 @@ def test_count_and_nunique_count_every_division():
     assert dict(zip(per_round.groups["round"], per_round.groups["value"])) == {"v6.1": 3, "v6.0": 1}
 
 
+def test_a_count_over_several_divisions_gives_each_division():
+    """"How many" differs by division; with none named, the answer gives the total and each."""
+    df = table(row(submitter="A"), row(submitter="B"), row(submitter="B", division="open"),
+               row(round="v6.0", round_order=600, submitter="C"))
+    count = run(df, op="aggregate", aggregate="count", filters={"round": ["v6.1"]})
+    assert count.by_division == {"closed": 2.0, "open": 1.0}
+    subs = run(df, op="aggregate", aggregate="nunique", column="submitter", filters={"round": ["v6.1"]})
+    assert subs.by_division == {"closed": 2.0, "open": 1.0}
+    one = run(df, op="aggregate", aggregate="count", filters={"round": ["v6.0"]})
+    assert one.by_division == {}  # one division: nothing to split
+    named = run(df, op="aggregate", aggregate="count", filters={"round": ["v6.1"], "division": ["closed"]})
+    assert named.value == 2.0 and named.by_division == {}
+
+
 def test_max_per_group_cites_the_row_that_holds_it():
     df = table(row(submitter="A", result=5.0, result_id="a1"), row(submitter="A", result=7.0, result_id="a2"),
                row(submitter="B", result=6.0, result_id="b1"))
