@@ -183,7 +183,8 @@ def rank(ctx: Context, intent: str) -> Parsed:
 def _compare_applies(ctx: Context) -> bool:
     r = ctx.reading
     offered = words.best(r) or words.worst(r) or r.has("cue", "alternative")  # "gb300 or gb200 for ..."
-    return r.has("operation", "compare") or (ctx.two_sides and offered)
+    # "how many times faster was A than B": a ratio asked between two named sides
+    return r.has("operation", "compare") or (ctx.two_sides and (offered or r.has("measure", "ratio")))
 
 
 def _trend_applies(ctx: Context) -> bool:

@@ -161,6 +161,18 @@ def test_compare_two_families(catalog):
     assert p.spec.filters.accelerator_family is None
 
 
+@pytest.mark.parametrize("question", [
+    "how much faster was the GB300 than the MI355X on llama 2 70b offline in v6.1?",
+    "how many times faster is crusoe than coreweave on llama 2 70b offline in v6.1",
+    "hur många gånger snabbare var GB300 än MI355X på llama 2 70b offline i v6.1?",
+    "var crusoe snabbare på llama 2 70b offline i v6.1 än coreweave?",
+])
+def test_how_much_faster_between_two_named_sides_is_a_comparison(catalog, question):
+    """A ratio asked between two named things compares them; the words in between may vary."""
+    p = parse(question, catalog)
+    assert p.intent == "compare" and p.spec.op == "compare" and len(p.spec.sides) == 2
+
+
 def test_vendor_versus_submitter(catalog):
     by = parse("Best Llama 2 70B result in v6.1 submitted by NVIDIA", catalog)
     assert by.spec.filters.submitter == ["NVIDIA"] and by.spec.filters.accelerator_vendor is None
