@@ -388,6 +388,11 @@ def _compose_aggregate(question: str, result: Any, parsed: Parsed | None) -> Ans
                 f"{len(names)} {_plural(keys[-1], lang)}{' i ' + scope if scope else ''}: ") + ", ".join(names) + "."
     else:
         parts = [f"{label_of(r)}: {semantics.format_number(r['value'], lang=lang)}" for r in records]
+        capped = any(n.startswith("showing ") for n in result.notes)  # some groups left out: no total
+        if spec.aggregate == "count" and len(records) > 1 and not capped:
+            # rows are counted once each, so the groups add up to the total ("over all four rounds")
+            total = semantics.format_number(sum(float(r["value"]) for r in records), lang=lang)
+            parts.append(f"totalt {total}" if lang == "sv" else f"{total} in all")
         where = f" ({scope})" if scope else ""
         text = (f"{what.capitalize()} per {', '.join(keys)}{where}: " if lang != "sv" else
                 f"{what.capitalize()} per {', '.join(keys)}{where}: ") + "; ".join(parts) + "."

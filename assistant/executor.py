@@ -377,6 +377,9 @@ def _filter_mask(df: pd.DataFrame, filters: Filters, var: str = "df") -> tuple[p
     if filters.has_power is not None and "has_power" in df.columns:
         mask &= cols.flags("has_power") == filters.has_power
         parts.append(f"({var}['has_power'] == {filters.has_power!r})")
+    elif filters.has_power:  # a table with no power results has no row with one; never drop the filter
+        mask &= False
+        parts.append("False  # this table has no power results")
     return pd.Series(mask, index=df.index), parts
 
 

@@ -84,7 +84,12 @@ def test_count_and_group_counts():
     groups = pd.DataFrame({"round": ["v6.1", "v4.1"], "value": [492, 937]})
     spec = QuerySpec(op="aggregate", aggregate="count", group_by=["round"])
     b = compose("q", QueryResult(spec=spec, rows=_rows(), groups=groups))
-    assert "v4.1: 937; v6.1: 492" in b.answer
+    assert "v4.1: 937; v6.1: 492; 1,429 in all" in b.answer  # rows count once each: the groups add up
+    capped = compose("q", QueryResult(spec=spec, rows=_rows(), groups=groups, notes=["showing 2 of 4 groups"]))
+    assert "in all" not in capped.answer  # groups left out: no total
+    division = compose("q", QueryResult(spec=QuerySpec(op="aggregate", aggregate="count", filters=Filters(round=["v6.1"])),
+                                        rows=_rows(), value=492.0, by_division={"closed": 476.0, "open": 16.0}))
+    assert division.answer == "There are 492 results in v6.1: 476 closed, 16 open."
 
 
 def test_difference_lists_items():

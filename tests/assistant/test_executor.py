@@ -294,6 +294,13 @@ def test_count_and_nunique_count_every_division():
     assert dict(zip(per_round.groups["round"], per_round.groups["value"])) == {"v6.1": 3, "v6.0": 1}
 
 
+def test_a_power_filter_on_a_table_without_power_matches_nothing():
+    """Dropping the filter would count every row as one with a power result."""
+    df = table(row(submitter="A"), row(submitter="B")).drop(columns=["has_power"], errors="ignore")
+    count = run(df, op="aggregate", aggregate="count", filters={"round": ["v6.1"], "has_power": True})
+    assert count.value == 0.0
+
+
 def test_a_count_over_several_divisions_gives_each_division():
     """"How many" differs by division; with none named, the answer gives the total and each."""
     df = table(row(submitter="A"), row(submitter="B"), row(submitter="B", division="open"),
