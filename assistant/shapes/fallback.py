@@ -94,8 +94,11 @@ def clarify(ctx: Context) -> Parsed:
     parsed.status = "clarify"
     latest = ctx.catalog.latest_round or ""
     said = ctx.reading.text.strip()
-    parsed.message = ctx.say(f"“{said}” is not in the data I know. ", f"”{said}” finns inte i datan jag känner. ") \
-        if any(t.text.isalpha() for t in ctx.reading.tokens) else ""
+    if any(t.text.isalpha() for t in ctx.reading.tokens):
+        parsed.message = ctx.say(f"“{said}” is not in the data I know. ", f"”{said}” finns inte i datan jag känner. ")
+    else:  # an emoji or punctuation alone: say that nothing was asked, not that it is missing from the data
+        parsed.message = ctx.say(f"There is no question in “{said}”: it has no words to look up. ",
+                                 f"Det finns ingen fråga i ”{said}”: den har inga ord att slå upp. ")
     parsed.message += ctx.say(
         f"I answer questions about MLPerf Inference results ({', '.join(ctx.catalog.rounds)}) and the commentary "
         "on them. Name a chip, a company, a benchmark or a round, or pick one of these:",

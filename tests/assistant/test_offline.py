@@ -95,6 +95,21 @@ def test_counts(engine, question, value):
     assert f"{int(value)}" in a.answer
 
 
+@pytest.mark.parametrize("question", ["how many submitters in v6.1, open or closed?",
+                                      "hur många inskickare fanns i v6.1, båda divisionerna?"])
+def test_either_division_counts_both(engine, question, results_table):
+    a = ask(engine, question)
+    v61 = results_table[results_table["round"] == "v6.1"]
+    assert a.values[0].value == v61["submitter"].nunique()  # both divisions, not the closed one only
+    assert a.values[0].value > v61.loc[v61["division"] == "closed", "submitter"].nunique()
+
+
+@pytest.mark.parametrize("question", ["🤷", "?!", "👍👍"])
+def test_a_question_with_no_words_says_so(engine, question):
+    a = ask(engine, question)
+    assert a.status == "clarify" and a.answer.startswith("There is no question in") and not a.values
+
+
 @pytest.mark.parametrize("question", ["Which benchmarks are new in v6.1?", "Vilka benchmark är nya i v6.1?"])
 def test_new_benchmarks(engine, question):
     a = ask(engine, question)
