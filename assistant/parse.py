@@ -144,7 +144,7 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
         second = read(texts[1], catalog) if texts else None
         # "... and how many GPUs did it use?" asks a field of the first part's answer, which
         # states it: one question, not two.
-        if second is not None and not _field_question(second, {}):
+        if second is not None and not _field_question(second, {}) and not _says_more_of_a_term(r, second):
             return _two_parts(r, texts[0], second, catalog, previous)
     text, lang = r.text, r.language
     entities = _choose(r)
@@ -198,6 +198,14 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
     ctx.metric = words.metric(r)
     ctx.explicit = {k: list(v) for k, v in explicit.items() if k != "round"}
     return dispatch(ctx)
+
+
+def _says_more_of_a_term(r: Reading, second: Reading) -> bool:
+    """"What is a result id, and what does one look like?": a definition whose second part names
+    nothing of its own asks more about the same term, so it is one question for the guide."""
+    asks = ("measure", "operation", "direction", "grouping", "attribute", "scope")
+    return r.has("cue", "define") and not second.matches and not second.known_rounds and not second.conditions \
+        and not any(second.has(kind) for kind in asks)
 
 
 def _two_parts(r: Reading, first_text: str, second_r: Reading, catalog: Catalog,

@@ -11,15 +11,33 @@ TERMS = ("benchmark", "scenario", "division", "availability", "system_type", "un
 _NOT_DEFINING = ("size", "money")
 
 
+# Measure tags that each name a unit of results ("tokens/s", "samples", "latency").
+UNIT_MEASURES = ("tokens", "samples", "queries", "latency")
+
+
+def _units_compared(ctx: Context) -> bool:
+    """"Can I compare tokens/s with samples/s?": two units side by side, nothing else named, ask
+    why they are not comparable, a question for the guide, never a ranking."""
+    r = ctx.reading
+    units = {t.value for t in r.tags if t.kind == "measure" and t.value in UNIT_MEASURES}
+    return r.has("operation", "compare") and len(units) >= 2 and not any(ctx.explicit.values()) and not ctx.rounds
+
+
 def _define_applies(ctx: Context) -> bool:
     r = ctx.reading
+    if _units_compared(ctx):
+        return True
     if not r.has("cue", "define") or r.has("direction") or r.has("comparator") or ctx.rounds:
         return False
-    if r.has("operation", "count", "list", "new", "gone", "trend", "who", "appearances"):
+    # "how often do new rounds come": the cadence, not what is new
+    rejected = ("count", "list", "gone", "trend", "who", "appearances") + (() if r.has("cue", "frequency") else ("new",))
+    if r.has("operation", *rejected):
         return False
     if r.has("measure", *_NOT_DEFINING):
         return False
-    if r.has("cue", "source", "source_weak", "commentary"):  # "what is X, according to Y": Y's words, not ours
+    # "what is X, according to Y": Y's words, not ours; but "what is MLCommons" asks what a publisher is
+    if any(t.kind == "cue" and t.value in ("source", "source_weak", "commentary") and t.phrase not in r.publishers
+           for t in r.tags):
         return False
     return all(column in TERMS for column, values in ctx.explicit.items() if values)
 

@@ -317,3 +317,23 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     assert claimed_numbers("StorageReview lists 1,046,150 tokens/s for gpt-oss-120b in v6.1 on 512 GPUs") == [1046150.0]
     assert claimed_numbers("Llama 2 70B at 12345.5 samples/s") == [12345.5]
     assert claimed_numbers("Llama 3.1 8B in v6.1 with 72 GPUs") == []
+
+
+@pytest.mark.parametrize("question", [
+    "what does the 99 vs 99.9 at the end of llama2-70b-99 and llama2-70b-99.9 actually mean",
+    "what even is the offline scenario",
+    "can you compare tokens/s with samples/s?",
+    "kan man jämföra tokens/s med samples/s?",
+    "how often do new rounds come out?",
+    "hur ofta kommer det nya omgångar?",
+    "how should energy efficiency be compared?",
+    "what is a result id and what does one look like?",
+])
+def test_questions_about_terms_go_to_the_guide(catalog, question):
+    p = parse(question, catalog)
+    assert p.intent == "define" and p.spec is None and not p.parts
+
+
+def test_a_definition_with_a_second_question_of_its_own_is_two_parts(catalog):
+    p = parse("what does the gpt-oss-120b benchmark measure, and which round was it first in?", catalog)
+    assert p.parts and p.parts[0].intent == "define"
