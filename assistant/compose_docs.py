@@ -375,6 +375,8 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
     if parsed.reading is not None and parsed.language != lexicon.BASE_LANGUAGE:
         english = lexicon.load(lexicon.BASE_LANGUAGE)
         for tag in parsed.reading.tags:
+            if tag.kind == "cue":  # how a question is put ("för", "och"), not what it is about
+                continue
             keys.update(w for w in english.phrases(tag.kind, tag.value) if " " not in w and w.isalpha())
     return keys
 

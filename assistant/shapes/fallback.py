@@ -16,11 +16,21 @@ _SAID = ("measure", "operation", "direction", "grouping", "attribute", "comparat
 
 
 def _unknown_identifiers(ctx: Context) -> list[str]:
-    spans = [m.span for m in ctx.reading.matches]
-    out = []
-    for tok in ctx.reading.tokens:
-        if _IDENTIFIER.match(tok.text) and not any(s <= tok.start and tok.end <= e for s, e in spans):
-            out.append(tok.text)
+    """Names of measures the data does not have: an identifier ("banana_score"), or an unknown
+    word before a measure noun ("the banana score") that is no entity and no word we read."""
+    r = ctx.reading
+    spans = [m.span for m in r.matches]
+
+    def known(i: int) -> bool:  # an entity, a word that says something, or a plain word ("their")
+        tok = r.tokens[i]
+        return any(s <= tok.start and tok.end <= e for s, e in spans) or any(
+            t.first <= i < t.last and (t.kind in _SAID or (t.kind, t.value) == ("cue", "plain")) for t in r.tags)
+
+    out = [tok.text for i, tok in enumerate(r.tokens) if _IDENTIFIER.match(tok.text) and not known(i)]
+    for noun in (t for t in r.tags if t.kind == "cue" and t.value == "measure_noun"):
+        i = noun.first - 1
+        if i >= 0 and r.tokens[i].text.isalpha() and not known(i):
+            out.append(f"{r.tokens[i].text} {r.tokens[noun.first].text}")
     return out
 
 

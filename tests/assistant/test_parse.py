@@ -337,3 +337,20 @@ def test_questions_about_terms_go_to_the_guide(catalog, question):
 def test_a_definition_with_a_second_question_of_its_own_is_two_parts(catalog):
     p = parse("what does the gpt-oss-120b benchmark measure, and which round was it first in?", catalog)
     assert p.parts and p.parts[0].intent == "define"
+
+
+@pytest.mark.parametrize("question,unknown", [
+    ("which system has the highest banana score?", "banana score"),
+    ("vilket system har högst banan poäng i v6.1?", "banan poäng"),
+    ("show me the top zorblax rating for llama 2 70b", "zorblax rating"),
+])
+def test_an_unknown_measure_before_a_measure_noun_is_refused(catalog, question, unknown):
+    p = parse(question, catalog)
+    assert p.status == "no_data" and p.spec is None and repr(unknown) in p.message
+
+
+@pytest.mark.parametrize("question", ["what was their best score on llama 2 70b offline in v6.1?",
+                                      "the overall score of the B300 on llama 2 70b offline",
+                                      "vilken var deras bästa poäng på llama 2 70b offline i v6.1?"])
+def test_known_words_before_a_measure_noun_are_not_refused(catalog, question):
+    assert parse(question, catalog).status != "no_data"
