@@ -105,9 +105,14 @@ class Router:
         self._words = lexicon.Lexicon(lexicon.BASE_LANGUAGE, table, {}, [], [])
 
     def by_id(self, dataset_id: str) -> Any | None:
-        if dataset_id in (None, "", self.default_id):
+        own = default_dataset()
+        if dataset_id in (None, "", self.default_id) or (own is not None and dataset_id == own.id):
             return self.default
         return next((e for e in self.others if e.dataset.id == dataset_id), None)
+
+    def ids(self) -> list[str]:
+        own = default_dataset()
+        return [own.id if own is not None else self.default_id] + [e.dataset.id for e in self.others]
 
     @property
     def default_id(self) -> str:

@@ -55,6 +55,10 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
     from assistant.parse import parse
 
     route, scope = _routed(question, engine, scope)
+    if route.reason == "unknown":
+        return Answer(question=question, status="no_data",
+                      answer=f"There is no data set {route.missing[0]!r}; the data sets are: "
+                             f"{', '.join(engine.router.ids())}.")
     previous = conversation.last_state if conversation is not None else None
     answer, parsed = _answer_on(question, route.engine, conversation, previous, scope, commentary)
     if route.reason == "round":  # the table people mean by default has no such round: say so first
@@ -127,7 +131,8 @@ def _routed(question: str, engine: Any, scope: dict[str, list[str]] | None) -> t
     if router is None:
         return Route(engine, "only"), rest
     if pinned:
-        return Route(router.by_id(pinned[0]) or engine, "pinned"), rest
+        chosen = router.by_id(pinned[0])
+        return (Route(chosen, "pinned") if chosen is not None else Route(engine, "unknown", (pinned[0],))), rest
     return router.route(question), rest
 
 

@@ -68,8 +68,9 @@ MAX_SOURCES_IN_TEXT = 8
 OFFLINE_THREAD_SLOTS = 2
 HARD_MAX_CHARS = 100_000  # schema cap; the real limit is the max_question_chars setting
 CONVERSATION_ID = r"^[A-Za-z0-9_-]{1,64}$"
+# Filter columns, plus `dataset`: the id of a card table to pin the answer to ("default" = MLPerf Inference).
 SCOPE_KEYS = [name for name, f in Filters.model_fields.items()
-              if "list[str]" in str(f.annotation)]
+              if "list[str]" in str(f.annotation)] + ["dataset"]
 
 
 # --- request and response shapes ------------------------------------------------------

@@ -102,6 +102,14 @@ def _scope_section(status: StoreStatus) -> dict[str, list[str]]:
         "availability": st.multiselect("Availability", AVAILABILITY, key="scope_availability",
                                        placeholder="All"),
     }
+    if status.datasets:  # a card table beside the default one: let the user pin either
+        from assistant.datasets import default_dataset
+
+        own = default_dataset()
+        titles = {"": "Chosen by the question"} | {"default": own.title if own else "Default table"} \
+            | dict(status.datasets)
+        pinned = st.selectbox("Data set", list(titles), format_func=titles.get, key="scope_dataset")
+        scope["dataset"] = [pinned] if pinned else []
     return {k: v for k, v in scope.items() if v}
 
 

@@ -31,6 +31,15 @@ class StoreStatus:
         return sorted(str(r) for r in rounds)
 
     @property
+    def datasets(self) -> list[tuple[str, str]]:
+        """(id, title) of every card table beside the default one, to pin a question to."""
+        out = []
+        for entry in self.manifest.get("datasets") or []:
+            if isinstance(entry, dict) and entry.get("id") and entry.get("table") != "results.parquet":
+                out.append((str(entry["id"]), str(entry.get("title") or entry["id"])))
+        return out
+
+    @property
     def rows(self) -> int | None:
         m = self.manifest
         for key in ("rows", "result_rows", "n_rows"):

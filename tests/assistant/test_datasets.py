@@ -73,6 +73,11 @@ def test_a_pinned_data_set_wins_over_the_words(engines):
     assert a.reading.startswith("Compile times") and a.values[0].value == 3
 
 
+def test_an_unknown_pinned_data_set_is_named_not_ignored(engines):
+    a = ask(engines, "how many results in 2025-09?", scope={"dataset": ["nope"]})
+    assert a.status == "no_data" and "'nope'" in a.answer and "compile-times" in a.answer and not a.values
+
+
 def test_a_name_only_the_other_table_knows_routes_there(engines):
     a = ask(engines, "best llvm result in 2025-03")
     assert a.reading.startswith("Compile times")

@@ -179,6 +179,8 @@ def test_scope_is_checked_against_the_filter_fields():
     assert service.calls[0][1]["scope"] == {"round": ["v6.1"], "division": ["closed"]}
     bad = client.post("/v1/ask", json={"question": "best?", "scope": {"__class__": ["x"]}})
     assert bad.status_code == 422 and len(service.calls) == 1
+    pinned = client.post("/v1/ask", json={"question": "fastest?", "scope": {"dataset": ["mlperf-training"]}})
+    assert pinned.status_code == 200 and service.calls[1][1]["scope"] == {"dataset": ["mlperf-training"]}
 
 
 @pytest.mark.parametrize("question", ["", "   ", "x" * 2001])
