@@ -41,6 +41,11 @@ def _entity_label(parsed: Parsed) -> str:
     return ", ".join(dict.fromkeys(named)) or ""
 
 
+def _subject(row: dict[str, Any]) -> str:
+    """"llama2-70b-99 Offline": the benchmark and, in a table that has them, the scenario."""
+    return " ".join(str(row[k]) for k in ("benchmark", "scenario") if row.get(k))
+
+
 def _item(row: dict[str, Any], lang: str, *, who: bool = True) -> str:
     value = _fmt(row.get("value", row.get("result")), row.get("value_unit") or row.get("units"), lang=lang)
     lat = (" (lower is better)" if lang != "sv" else " (lägre är bättre)") if semantics.is_latency(row.get("units")) \
@@ -48,7 +53,7 @@ def _item(row: dict[str, Any], lang: str, *, who: bool = True) -> str:
     by = f" ({_who(row, lang)})" if who else ""
     status = row.get("availability")
     flag = f", {status}" if status and status != "available" else ""  # preview / rdi are said
-    return f"{row.get('benchmark')} {row.get('scenario')} {value}{lat}{by}{flag} [{row.get('result_id')}]"
+    return f"{_subject(row)} {value}{lat}{by}{flag} [{row.get('result_id')}]"
 
 
 def _latest(rows: list[dict[str, Any]]) -> str:
@@ -80,12 +85,12 @@ def _overview(question: str, result: Any, parsed: Parsed, rows: list[dict[str, A
     latest = _say(lang, "overview_latest") if not parsed.explicit.get("round") and _entity_label(parsed) else ""
     text = _say(lang, "overview", entity=entity, round=rnd, latest=latest, items=items) + more
     values = [Value(value=float(r.get("value", r.get("result"))), unit=r.get("value_unit") or r.get("units"),
-                    label=f"{r.get('benchmark')} {r.get('scenario')} ({rnd})", result_ids=[str(r.get("result_id"))])
+                    label=f"{_subject(r)} ({rnd})", result_ids=[str(r.get("result_id"))])
               for r in shown[:MAX_IN_TEXT]]
     units = {r.get("value_unit") or r.get("units") for r in shown}
     chart = None
     if len(shown) > 1 and len(units) == 1:  # one unit: the bars are comparable
-        chart = {"type": "bar", "x": [f"{r.get('benchmark')} {r.get('scenario')}" for r in shown],
+        chart = {"type": "bar", "x": [_subject(r) for r in shown],
                  "y": [float(r.get("value", r.get("result"))) for r in shown], "unit": units.pop(),
                  "lower_is_better": False, "derived": bool(result.derived), "title": f"{entity} {rnd}"}
     answer = _answer(question, text, values=values, rows=in_round, citations=row_citations(shown[:MAX_IN_TEXT]),
@@ -97,8 +102,7 @@ def _overview(question: str, result: Any, parsed: Parsed, rows: list[dict[str, A
     if shown and _entity_label(parsed):
         top = shown[0]
         answer.suggestions = [
-            templates.suggestion(lang, "best_of_entity", entity=entity, benchmark=top.get("benchmark"),
-                                 scenario=top.get("scenario"), round=rnd),
+            templates.suggestion(lang, "best_of_entity", entity=entity, subject=_subject(top), round=rnd),
             templates.suggestion(lang, "count_of_entity", entity=entity, round=rnd),
             templates.suggestion(lang, "rounds_of_entity", entity=entity)]
     return answer
@@ -151,7 +155,7 @@ def _attribute(question: str, result: Any, parsed: Parsed, rows: list[dict[str, 
         v = r.get(field)
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             values.append(Value(value=float(v), unit=r.get("power_units") if field == "power_result" else None,
-                                label=f"{label}: {r.get('system_name')} {r.get('benchmark')} {r.get('scenario')}",
+                                label=f"{label}: {r.get('system_name')} {_subject(r)}",
                                 result_ids=[str(r.get("result_id"))]))
     return _answer(question, text, values=values, rows=in_round, citations=row_citations(in_round[:20]),
                    query=_query(result))
@@ -169,6 +173,6 @@ def _appearances(question: str, result: Any, parsed: Parsed, rows: list[dict[str
     text = _say(lang, "appearances", entity=entity, count=len(rounds), rounds=", ".join(rounds),
                 items="; ".join(per_round))
     values = [Value(value=float(r.get("value", r.get("result"))), unit=r.get("value_unit") or r.get("units"),
-                    label=f"{r.get('benchmark')} {r.get('scenario')} ({r.get('round')})",
+                    label=f"{_subject(r)} ({r.get('round')})",
                     result_ids=[str(r.get("result_id"))]) for r in rows[:20]]
     return _answer(question, text, values=values, rows=rows, citations=row_citations(rows[:20]), query=_query(result))

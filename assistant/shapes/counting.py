@@ -78,7 +78,10 @@ def _count_rank_applies(ctx: Context) -> bool:
     counted = r.has("measure", "results") or r.has("operation", "submit", "appearances", "who")
     grouped = words.grouping(r, exclude=("round",)) is not None or r.has("operation", "who") or bool(
         ctx.inherited_column)
-    return (r.has("direction", "most", "least", "ordinal") and counted and grouped
+    # "second fastest", "third best": a place in a ranking of results, not of counts
+    placed = any(d.first == o.last for o in r.tagged("direction", "ordinal") for d in r.tagged("direction", "best",
+                                                                                               "worst"))
+    return (r.has("direction", "most", "least", "ordinal") and counted and grouped and not placed
             and not r.has("measure", *_ROW_MEASURES))
 
 

@@ -121,3 +121,14 @@ def test_a_question_naming_no_table_is_answered_from_both_labelled(results_table
     # a name only one table knows keeps the question on that table
     whisper = answer_question("best whisper result in v5.1", engine=default, commentary=False)
     assert "MLPerf Training" not in whisper.answer and whisper.rows[0]["benchmark"] == "whisper"
+
+
+def test_reader_words_that_hold_on_any_table(engines):
+    """'how many minutes' asks for a value, 'second fastest' for a place in a ranking, and an
+    overview of a table without scenarios names no scenario."""
+    minutes = ask(engines, "team red kernel compile time in 2025-03, how many seconds?")
+    assert minutes.rows and minutes.rows[0]["result_id"] == "b-0001" and "412.5" in minutes.answer
+    second = ask(engines, "who came second fastest on the llvm build in 2025-03?")
+    assert [r["result_id"] for r in second.rows[:2]] == ["b-0004", "b-0003"]
+    overview = ask(engines, "how did team blue do in 2025-09 builds?")
+    assert "None" not in overview.answer and "chromium" in overview.answer
