@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import re
 import time
 from typing import Any, Iterator
 
@@ -26,14 +27,15 @@ from pydantic import ValidationError
 
 from assistant.answer import Answer, Passage
 from assistant.backends.base import AgentBackend, offline_fallback, words
-from assistant.checks import VERDICT_ASKED, WordingGuard, check_wording, result_values
+from assistant.checks import VERDICT_ASKED, ReadingCheck, WordingGuard, check_reading, check_wording, prefer, \
+    result_values
 from assistant.compose import compose, doc_citations
 from assistant.llm import ChatModel, Reply, Usage, is_unreachable, redact
 from assistant.facts import Facts, build_facts
 from assistant.parse import parse
 from assistant.parsed import Parsed
 from assistant.prompts import answer_system, answer_user, document_block
-from assistant.route import Example, hint, merge_route, repair_messages, route_messages
+from assistant.route import Example, hint, model_reading, repair_messages, route_messages
 from assistant.route_schema import RouteBase, pick_tier, route_model, route_schema
 from assistant.spec import QuerySpec
 from assistant.tools import Toolbox, ToolResult
@@ -42,6 +44,7 @@ __all__ = ["Agent", "AgentBackend"]  # AgentBackend lives in assistant.backends.
 
 _LOG = logging.getLogger(__name__)
 MAX_MODEL_CALLS = 3  # schema mode: route, at most one repair, wording
+READING_NOTE = re.compile(r"^Reading used: the (parser|model)'s")  # which reading an answer rests on
 
 
 @dataclasses.dataclass
@@ -260,28 +263,18 @@ class Agent:
                      notes: list[str]) -> _Plan:
         messages = route_messages(question, parsed, self.tier, self.examples_for(question, read=parsed.spec is not None))
         route, reply = self._ask_route(messages, notes)
-        spec = merge_route(parsed, route, question, self.engine, notes)
-        base_spec = parsed.spec
         want_docs = parsed.needs_commentary or (route is not None and route.tool in ("search_commentary", "both"))
-        results: list[ToolResult] = []
-        query: ToolResult | None = None
-        if spec is not None:
-            query = _run(toolbox, spec)
-            if not query.ok and spec != base_spec and "suggestions" in query.content \
-                    and self.usage.calls <= MAX_MODEL_CALLS - 2:  # room for the repair and the wording
-                # One repair: the model sees why its spec did not run and the closest valid
-                # values. Route, repair and wording make at most MAX_MODEL_CALLS calls.
-                notes.append(f"The model's spec did not run ({query.content['error']}); asked the model once to "
-                             "repair it.")
-                fixed, _ = self._ask_route(repair_messages(messages, reply, query.content), notes)
-                repaired = merge_route(parsed, fixed, question, self.engine, notes) if fixed is not None else None
-                if repaired is not None and repaired != spec:
-                    spec, query = repaired, _run(toolbox, repaired)
-            if not query.ok and base_spec is not None and spec != base_spec:
-                notes.append("The model's fix of the spec did not validate; ran the parser's reading.")
-                spec = base_spec
-                query = _run(toolbox, spec)
-            results.append(query)
+        # Two readings, and code decides between them: the reader's (what the offline answerer
+        # runs) and the model's. Each is run and checked (rows, every name used, no dead end);
+        # the model's is answered from only when its checks pass and the reader's do not.
+        reader = _Reading.checked("parser", parsed, parsed.spec,
+                                  _run(toolbox, parsed.spec) if parsed.spec is not None else None,
+                                  self._offline(question, parsed, conversation, scope))
+        model = self._model_reading(question, parsed, route, reply, messages, toolbox, reader, notes)
+        chosen = model if model is not None and prefer(reader.check, model.check) is model.check else reader
+        notes.append(_reading_note(chosen is model, reader, model))
+        spec, query, deterministic = chosen.spec, chosen.query, chosen.answer
+        results: list[ToolResult] = [query] if query is not None else []
         if want_docs:
             search_query = (route.search_query if route and route.search_query else "") or question
             rounds = list(spec.filters.round) if spec is not None and spec.filters.round else None
@@ -290,12 +283,7 @@ class Agent:
 
         table_text = ""
         if query is not None and query.ok and query.spec is not None:
-            table_answer = compose(question, query.query_result, _with_spec(parsed, query.spec))
-            table_text = table_answer.answer
-            deterministic = table_answer if spec != base_spec else self._offline(question, parsed, conversation,
-                                                                                    scope)
-        else:
-            deterministic = self._offline(question, parsed, conversation, scope)
+            table_text = compose(question, query.query_result, _with_spec(parsed, query.spec)).answer
 
         if not any(r.ok and (r.name != "search_commentary" or r.passages) for r in results):
             # Nothing for the model to word: the deterministic answer says what is (not) there.
@@ -306,6 +294,30 @@ class Agent:
                     *_history(conversation, budget),
                     {"role": "user", "content": answer_user(question, results, table_text)}]
         return _Plan(results, deterministic, table_text, messages=messages)
+
+    def _model_reading(self, question: str, parsed: Parsed, route: RouteBase | None, reply: str,
+                       messages: list[dict[str, str]], toolbox: Toolbox, reader: "_Reading",
+                       notes: list[str]) -> "_Reading | None":
+        """The model's reading, run and checked; None when it has none or it is the reader's.
+        A spec of its own that does not run goes back to it once (`repair_messages`) when the
+        reader's reading fails its checks (else the repair could not change the answer)."""
+        spec = model_reading(parsed, route, question, self.engine, notes, self.tier)
+        if spec is None or spec == reader.spec:
+            return None
+        query = _run(toolbox, spec)
+        if not query.ok and "suggestions" in query.content and not reader.check.passes \
+                and self.usage.calls <= MAX_MODEL_CALLS - 2:  # room for the repair and the wording
+            # One repair: the model sees why its spec did not run and the closest valid values.
+            # Route, repair and wording make at most MAX_MODEL_CALLS calls.
+            notes.append(f"The model's spec did not run ({query.content['error']}); asked the model once to "
+                         "repair it.")
+            fixed, _ = self._ask_route(repair_messages(messages, reply, query.content), notes)
+            repaired = model_reading(parsed, fixed, question, self.engine, notes, self.tier)
+            if repaired is not None and repaired not in (spec, reader.spec):
+                spec, query = repaired, _run(toolbox, repaired)
+        answer = compose(question, query.query_result, _with_spec(parsed, query.spec)) \
+            if query.ok and query.spec is not None else None
+        return _Reading.checked("model", parsed, query.spec if query.ok else spec, query, answer)
 
     # --- native tool-calling path ---------------------------------------------------------------
 
@@ -339,6 +351,37 @@ class Agent:
             deterministic = compose(question, last.query_result, _with_spec(parsed, last.spec))
             return _Plan(results, deterministic, deterministic.answer, final_text=final_text)
         return _Plan(results, self._offline(question, parsed, conversation, scope), "", final_text=final_text)
+
+
+@dataclasses.dataclass
+class _Reading:
+    """One reading of the question: its spec, the tool result of running it, the deterministic
+    answer it gives and how it fared on the checks (`assistant.checks.check_reading`)."""
+
+    spec: QuerySpec | None
+    query: ToolResult | None
+    answer: Answer | None
+    check: ReadingCheck
+
+    @classmethod
+    def checked(cls, who: str, parsed: Parsed, spec: QuerySpec | None, query: ToolResult | None,
+                answer: Answer | None) -> "_Reading":
+        return cls(spec, query, answer, check_reading(who, spec, answer, parsed))
+
+
+def _reading_note(model_won: bool, reader: _Reading, model: _Reading | None) -> str:
+    """Which reading the answer rests on and why, for the notes and the eval answers file
+    (`READING_NOTE` finds it)."""
+    if model is None:
+        return "Reading used: the parser's (the model proposed no other)."
+    if model_won:
+        return f"Reading used: the model's (its checks pass; the parser's {reader.check.failed()})."
+    if reader.check.passes:
+        why = "its checks pass" + ("; so do the model's, and on a tie the parser's wins" if model.check.passes
+                                   else f"; the model's {model.check.failed()}")
+    else:
+        why = f"neither passes its checks: the parser's {reader.check.failed()}; the model's {model.check.failed()}"
+    return f"Reading used: the parser's ({why})."
 
 
 def _run(toolbox: Toolbox, spec: QuerySpec) -> ToolResult:

@@ -20,6 +20,10 @@ In order:
 8. **key figures** and **key names**: what the checked answer rests on is stated (the best
    system and its submitter; the items of a list, up to a cap);
 9. a table answer states a figure, and an answer is more than a bare number.
+
+The same module holds the checks that decide between two *readings* of a question (the
+reader's spec and the model's, `check_reading` and `prefer`): a reading passes when it returns
+rows, uses every entity the question names and does not dead-end. Code decides, not the model.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -36,7 +41,8 @@ from assistant.numbers import readings, stated_numbers, states, unsupported_numb
 from assistant.wording import ALLOWED, GENERIC_DOCUMENT, attributions, clauses, internal_words, measure_kinds, \
     number_contexts, sentences
 
-__all__ = ["Facts", "build_facts", "check_wording", "key_values", "WordingGuard", "scan_answers", "scan_record"]
+__all__ = ["Facts", "build_facts", "check_wording", "key_values", "WordingGuard", "scan_answers", "scan_record",
+           "ReadingCheck", "check_reading", "prefer"]
 
 MIN_WORDS = 2  # fewer words than this (e.g. a bare "33.0") and the deterministic sentence is shown
 
@@ -310,6 +316,75 @@ class WordingGuard:
             self.complete = True
         piece, self.emitted = self.text[self.emitted:end], end
         return piece
+
+
+# --- which reading runs: the reader's or the model's -----------------------------------------------
+
+@dataclass(frozen=True)
+class ReadingCheck:
+    """How one reading of a question fared on the checks that decide between readings."""
+
+    who: str  # "parser" or "model"
+    rows: bool  # its answer rests on rows (or computed values) of the table
+    missing: tuple[str, ...]  # names the question states that its spec does not use
+    dead_end: bool  # its answer is not an answer: no data, a question back, an error
+
+    @property
+    def passes(self) -> bool:
+        return self.rows and not self.missing and not self.dead_end
+
+    def failed(self) -> str:
+        """What it failed, in a few words ("" when it passes)."""
+        out = [] if self.rows else ["returned no rows"]
+        if self.missing:
+            out.append(f"left out {', '.join(self.missing[:3])}")
+        if self.dead_end:
+            out.append("dead-ended")
+        return ", ".join(out)
+
+
+def _spec_filters(spec: Any) -> list[Any]:
+    return [f for f in (spec.filters, spec.other, *(spec.sides or [])) if f is not None]
+
+
+def unused_names(spec: Any, parsed: Any) -> list[str]:
+    """What the question states that `spec` does not use: the reader's entities (as a filter
+    value anywhere: filters, `other`, `sides`), its numeric conditions ("more than 1000 GPUs",
+    as a range on that column), "power runs only", and the measure the reader read when it is
+    not the headline result ("power", "per GPU"). A reading that drops one of them answers
+    another question, however many rows it returns. What an "is it true that X had the top
+    result?" question checks is exempt: it must not filter the ranking it checks."""
+    groups = _spec_filters(spec) if spec is not None else []
+    used = {str(v).lower() for f in groups for values in f.model_dump().values() if isinstance(values, list)
+            for v in values}
+    out = []
+    for match in parsed.entities:
+        if set(match.values) & set(parsed.checked.get(match.column, [])):
+            continue
+        if not any(str(v).lower() in used for v in match.values):
+            out.append(match.text or match.alias)
+    for column in parsed.ranges:
+        if not any(getattr(f, column, None) is not None for f in groups):
+            out.append(f"the condition on {column}")
+    if parsed.has_power and not any(f.has_power for f in groups):
+        out.append("power runs only")
+    measure = parsed.spec.metric if parsed.spec is not None else "result"
+    if measure != "result" and (spec is None or spec.metric != measure):
+        out.append(f"the measure {measure}")
+    return list(dict.fromkeys(out))
+
+
+def check_reading(who: str, spec: Any, answer: Answer | None, parsed: Any) -> ReadingCheck:
+    """The checks of one reading: `spec` as run and the deterministic `answer` it gave."""
+    rows = answer is not None and spec is not None and bool(answer.rows or answer.values)
+    dead_end = answer is None or answer.status != "answered"
+    return ReadingCheck(who, rows, tuple(unused_names(spec, parsed)), dead_end)
+
+
+def prefer(reader: ReadingCheck, model: ReadingCheck | None) -> ReadingCheck:
+    """The reading to answer from: the model's only when its checks pass and the reader's do
+    not. On a tie (both pass, or both fail) the reader wins: the offline answerer is the floor."""
+    return model if model is not None and model.passes and not reader.passes else reader
 
 
 # --- the scan of eval answer files --------------------------------------------------------------------------

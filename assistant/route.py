@@ -2,10 +2,11 @@
 
 The reader (`assistant.parse`) reads every question first. The model is shown that reading
 and answers with one JSON object (a route, `assistant.route_schema`) that confirms or fixes
-it. What the model may change is decided here, not in the prompt: a filter value is taken only
-when it is an exact table value the question itself names, because the reader's values come
-straight from the question through the catalog and the offline answerer is the floor the
-agent must not fall below.
+it. What of the route becomes the model's reading is decided here, not in the prompt: a filter
+value is taken only when it is an exact table value the question itself names
+(`model_reading`). Both readings are then run, and the one whose checks pass is answered from,
+the reader's on a tie (`assistant.checks.prefer`): the offline answerer is the floor the agent
+must not fall below.
 
 The routing prompt is a fixed prefix (instructions, the tier's fields, two worked examples)
 followed by what changes per question: few-shot examples (`examples`, e.g. verified questions
@@ -25,7 +26,8 @@ from pydantic import ValidationError
 from assistant.numbers import numbers_in
 from assistant.parsed import Parsed
 from assistant.prompts import REPAIR, ROUTE_SYSTEM
-from assistant.route_schema import RouteBase, field_list, route_from_spec, route_schema
+from assistant.route_schema import NARROW_FILTERS, NARROW_SPEC, RouteBase, field_list, route_from_spec, \
+    route_schema
 from assistant.semantics import SIZE_METRICS
 from assistant.shapes.ranking import ATTRIBUTION
 from assistant.spec import Filters, QuerySpec, Range
@@ -153,21 +155,19 @@ def _named(value: str, column: str, question: str, engine: Any) -> str | None | 
     return None
 
 
-def _ground_filters(proposed: Filters, base: Filters, parsed: Parsed, question: str, engine: Any,
-                    notes: list[str], *, keep_unknown: bool = False) -> Filters:
-    """`base` with the proposed filters the question grounds added where `base` has none.
-    With `keep_unknown`, a value the table does not have at all is kept, so the executor names
-    the closest values and the model gets one repair."""
-    filters = base.model_dump()
-    named_by_reader = {name for name, values in filters.items() if values}
+def _ground_filters(proposed: Filters, parsed: Parsed, question: str, engine: Any, notes: list[str]) -> Filters:
+    """The proposed filters the question grounds: a value the question names (as its table
+    value), a range whose bounds the question states. A value the table does not have at all
+    is kept, so the executor names the closest values and the model gets one repair."""
+    filters: dict[str, Any] = {}
     for name, values in proposed.model_dump(exclude_none=True).items():
         if name == "has_power":
             continue  # "power runs only" is the reader's to read: it changes which rows exist
         if isinstance(values, dict):  # a range: its bounds must be numbers the question states
             bounds = [v for v in values.values() if v is not None]
-            if name not in named_by_reader and bounds and set(bounds) <= numbers_in(question):
+            if bounds and set(bounds) <= numbers_in(question):
                 filters[name] = Range(**values).model_dump()
-            elif name not in named_by_reader:
+            else:
                 notes.append(f"The model proposed {name}={values!r}, which the question does not state; ignored.")
             continue
         for value in values:
@@ -178,25 +178,17 @@ def _ground_filters(proposed: Filters, base: Filters, parsed: Parsed, question: 
                              "ranking stays over everyone.")
                 continue
             canonical = _named(value, name, question, engine)
-            if canonical is False and keep_unknown and name not in named_by_reader:
-                filters[name] = [*(filters.get(name) or []), value]  # for the executor to judge
+            if canonical is None:
+                notes.append(f"The model proposed {name}={value!r}, which the question does not name; ignored.")
                 continue
-            if not canonical:
-                if value not in (filters.get(name) or []):
-                    notes.append(f"The model proposed {name}={value!r}, which the question does not name; ignored.")
-                continue
-            if name in named_by_reader:
-                if canonical not in filters[name]:
-                    notes.append(f"The model proposed {name}={canonical!r}; kept the parser's {filters[name]!r}.")
-                continue
-            filters[name] = list(dict.fromkeys([*(filters.get(name) or []), canonical]))
+            said = value if canonical is False else canonical  # an unknown value: for the executor to judge
+            filters[name] = list(dict.fromkeys([*filters.get(name, []), said]))
     return Filters(**filters)
 
 
-def model_spec(parsed: Parsed, route: RouteBase, question: str, engine: Any, notes: list[str]) -> QuerySpec | None:
-    """The model's own reading as a spec to run, or None: its structure as it wrote it, and its
-    filters (also those of `other` and `sides`) only where the question grounds them. This is
-    the reading to weigh against the reader's when both can run."""
+def _grounded(parsed: Parsed, route: RouteBase, question: str, engine: Any, notes: list[str]) -> QuerySpec | None:
+    """The route's spec as the model wrote it, its filters (also those of `other` and `sides`)
+    kept only where the question grounds them; None when its fields are not a valid spec."""
     try:
         proposed = QuerySpec.model_validate(route.spec_data())
     except ValidationError:
@@ -204,40 +196,45 @@ def model_spec(parsed: Parsed, route: RouteBase, question: str, engine: Any, not
         return None
 
     def ground(filters: Filters) -> Filters:
-        return _ground_filters(filters, Filters(), parsed, question, engine, notes, keep_unknown=True)
+        return _ground_filters(filters, parsed, question, engine, notes)
 
     update: dict[str, Any] = {"filters": ground(proposed.filters)}
     if proposed.other is not None:
         update["other"] = ground(proposed.other)
     if proposed.sides:
         update["sides"] = [ground(side) for side in proposed.sides]
-    spec = proposed.model_copy(update=update)
+    return proposed.model_copy(update=update)
+
+
+def _ranks_across_benchmarks(spec: QuerySpec, question: str, engine: Any) -> bool:
+    """A ranking with no benchmark the question names would rank results of different
+    benchmarks against each other."""
     benchmarks = [b for b in spec.filters.benchmark or [] if _named(b, "benchmark", question, engine) is not False]
-    if spec.op in ("rows", "compare", "trend") and not benchmarks \
-            and spec.metric not in SIZE_METRICS and not spec.filters.units:
-        # A ranking with no benchmark the question names would rank results of different
-        # benchmarks against each other: it is not run.
+    return spec.op in ("rows", "compare", "trend") and not benchmarks \
+        and spec.metric not in SIZE_METRICS and not spec.filters.units
+
+
+def model_reading(parsed: Parsed, route: RouteBase | None, question: str, engine: Any, notes: list[str],
+                  tier: str = "narrow") -> QuerySpec | None:
+    """The model's reading of the question as a spec to run beside the reader's, or None (no
+    route, a documents-only route, or nothing runnable). Which of the two is answered from is
+    code's decision (`assistant.checks.prefer`), not the model's.
+
+    The full tier states a whole spec, so its reading is its own. The narrow tier states only
+    some fields: what it cannot state (grouping, aggregates, sides, ranges, other filters),
+    what it left null and what the question does not ground stay as the reader read them, so
+    its reading is the reader's with the model's changes."""
+    if route is None or route.tool == "search_commentary":
+        return None
+    spec = _grounded(parsed, route, question, engine, notes)
+    base = parsed.spec
+    if spec is not None and base is not None and tier == "narrow":
+        said = route.model_dump()
+        update: dict[str, Any] = {name: getattr(spec, name) for name in NARROW_SPEC if said.get(name) is not None}
+        update["filters"] = base.filters.model_copy(
+            update={name: getattr(spec.filters, name) for name in NARROW_FILTERS if getattr(spec.filters, name)})
+        spec = base.model_copy(update=update)
+    if spec is not None and _ranks_across_benchmarks(spec, question, engine):
         notes.append("The model proposed a ranking without a benchmark named in the question; not run.")
         return None
     return spec
-
-
-def merge_route(parsed: Parsed, route: RouteBase | None, question: str, engine: Any,
-                notes: list[str]) -> QuerySpec | None:
-    """The spec to run: the reader's, with the model's grounded filters where the reader left
-    one open; the model's own reading (`model_spec`) when the reader has none.
-
-    Why the reader wins on conflicts: its values come straight from the question through the
-    catalog, and the offline answerer is the accuracy floor the agent must not fall below."""
-    base = parsed.spec
-    if route is None:
-        return base
-    if base is None:
-        return None if route.tool == "search_commentary" else model_spec(parsed, route, question, engine, notes)
-    try:
-        proposed = QuerySpec.model_validate(route.spec_data())
-    except ValidationError:
-        notes.append("The model's spec fields were not valid; used the parser's reading.")
-        return base
-    filters = _ground_filters(proposed.filters, base.filters, parsed, question, engine, notes)
-    return base.model_copy(update={"filters": filters})

@@ -140,7 +140,7 @@ def test_the_parser_wins_a_conflict_on_a_named_filter(engine, settings):
 def test_the_model_may_fill_a_gap_the_question_names(settings):
     # The question names AMD, but the parser's reading handed to the model leaves submitter open:
     # the model's fix is grounded in the question, so it is applied.
-    from assistant.route import merge_route
+    from assistant.route import model_reading
     from assistant.parse import parse
 
     engine = Engine.from_table(_table(), settings)
@@ -148,7 +148,7 @@ def test_the_model_may_fill_a_gap_the_question_names(settings):
     parsed = parse(question, engine.catalog)
     parsed.spec = parsed.spec.model_copy(update={"filters": parsed.spec.filters.model_copy(update={"submitter": None})})
     notes: list[str] = []
-    spec = merge_route(parsed, NarrowRoute(**_route(submitter="amd")), question, engine, notes)
+    spec = model_reading(parsed, NarrowRoute(**_route(submitter="amd")), question, engine, notes)
     assert spec.filters.submitter == ["AMD"]
     assert engine.execute(spec).rows.iloc[0]["result"] == 500.0
 
@@ -421,7 +421,7 @@ def test_verdict_words_outside_a_claim_question_are_not_policed():
 
 
 def test_the_model_cannot_filter_by_what_an_is_it_true_question_checks(settings):
-    from assistant.route import merge_route
+    from assistant.route import model_reading
     from assistant.parse import parse
 
     engine = Engine.from_table(_table(), settings)
@@ -430,7 +430,7 @@ def test_the_model_cannot_filter_by_what_an_is_it_true_question_checks(settings)
     assert parsed.checked and parsed.spec.filters.submitter is None
     notes: list[str] = []
     route = NarrowRoute(**_route(benchmark=None, scenario=None, submitter="AMD"))
-    spec = merge_route(parsed, route, question, engine, notes)
+    spec = model_reading(parsed, route, question, engine, notes)
     assert spec.filters.submitter is None and any("checks" in n for n in notes)
     assert engine.execute(spec).rows.iloc[0]["result"] == BEST  # Nvidia's, so the claim does not hold
 
@@ -475,7 +475,7 @@ def test_a_wording_that_leaves_out_the_figure_asked_for_is_not_shown(engine, set
 
 
 def test_a_ranking_the_model_invents_without_a_benchmark_is_not_run(settings):
-    from assistant.route import merge_route
+    from assistant.route import model_reading
     from assistant.parse import parse
 
     engine = Engine.from_table(_table(), settings)
@@ -484,7 +484,7 @@ def test_a_ranking_the_model_invents_without_a_benchmark_is_not_run(settings):
     assert parsed.spec is None
     notes: list[str] = []
     route = NarrowRoute(**_route(benchmark="gpt-oss-120b", scenario=None, round=None))
-    assert merge_route(parsed, route, question, engine, notes) is None
+    assert model_reading(parsed, route, question, engine, notes) is None
     assert any("without a benchmark" in n for n in notes)
 
 
@@ -521,3 +521,86 @@ def test_a_model_failure_mid_question_and_a_missing_model_fall_back_the_same_way
     built = offline_fallback(QUESTION, httpx.ConnectError("refused"), backend="scripted", secrets=[], engine=engine,
                              conversation=None, settings=settings, scope=None)
     assert mid.answer == built.answer and mid.notes == built.notes and mid.backend == built.backend == "offline"
+
+
+# --- two readings: code decides between the reader's and the model's (issue 14, item 3) ---------------------
+
+AMD_QUESTION = "Best Llama 2 70B Offline result by AMD in v6.1?"
+
+
+def _reading(answer):
+    from assistant.agent import READING_NOTE
+
+    found = [m.group(1) for m in map(READING_NOTE.match, answer.notes) if m]
+    assert len(found) == 1, answer.notes
+    return found[0]
+
+
+def _reader_without_submitter(monkeypatch):
+    """The reader misreads AMD_QUESTION: it drops the submitter the question names."""
+    import assistant.agent as agent_mod
+
+    real = agent_mod.parse
+
+    def misread(question, catalog, **kw):
+        parsed = real(question, catalog, **kw)
+        if parsed.spec is not None:
+            parsed.spec = parsed.spec.model_copy(update={
+                "filters": parsed.spec.filters.model_copy(update={"submitter": None})})
+        return parsed
+
+    monkeypatch.setattr(agent_mod, "parse", misread)
+
+
+def test_the_models_reading_wins_when_its_checks_pass_and_the_readers_do_not(engine, settings, monkeypatch):
+    _reader_without_submitter(monkeypatch)
+    wording = "AMD's Red box had the best result: 500 Tokens/s (v6.1, closed, Offline)."
+    agent, _ = _agent(engine, settings, [_route(submitter="AMD"), wording])
+    answer = agent.answer(AMD_QUESTION)
+    assert answer.rows[0]["submitter"] == "AMD" and answer.values[0].value == 500.0
+    assert answer.query["filters"]["submitter"] == ["AMD"]
+    assert _reading(answer) == "model"
+    assert any("the parser's left out" in n and "AMD" in n for n in answer.notes)
+    assert answer.answer == wording
+
+
+def test_the_reader_wins_a_tie_when_both_readings_pass(engine, settings):
+    # The model reads "best" as worst: a different reading that also returns rows, uses every
+    # name and answers. Both pass, so the reader's reading is answered from.
+    agent, _ = _agent(engine, settings, [_route(order="worst"), "Nvidia's Big box led with 1,136,100.47 Tokens/s."])
+    answer = agent.answer(QUESTION)
+    assert answer.values[0].value == BEST and answer.rows[0]["submitter"] == "Nvidia"
+    assert _reading(answer) == "parser"
+    assert any("on a tie the parser's wins" in n for n in answer.notes)
+
+
+def test_the_reader_wins_when_neither_reading_passes(engine, settings, monkeypatch):
+    _reader_without_submitter(monkeypatch)
+    # The model names AMD too, but on a benchmark the question does not name: not grounded, so
+    # its reading keeps the reader's open submitter... and still leaves AMD out.
+    agent, _ = _agent(engine, settings, [_route(order="worst"), "whatever"])
+    answer = agent.answer(AMD_QUESTION)
+    assert _reading(answer) == "parser" and any("neither passes" in n for n in answer.notes)
+
+
+def test_a_model_reading_that_drops_a_named_entity_never_beats_a_refusal(engine, settings):
+    from assistant.llm import LlamaIndexModel
+    from tests.helpers.scripted_llm import ScriptedLLM
+
+    question = "Best Llama 2 70B Offline result by AMD in v6.0?"  # AMD has no v6.0 result
+    dropped = {"tool": "query_results", "op": "rows",
+               "filters": {"round": ["v6.0"], "benchmark": ["llama2-70b-99.9"], "scenario": ["Offline"]}}
+    llm = ScriptedLLM([dropped, "The best v6.0 result was 900 Tokens/s."])
+    agent = Agent(LlamaIndexModel(llm, model_name="qwen2.5-coder-1.5b-instruct"), engine=engine, settings=settings,
+                  backend="llamacpp")
+    answer = agent.answer(question)
+    assert _reading(answer) == "parser" and "900" not in answer.answer
+    assert answer.answer == _offline(engine, settings, question).answer
+    assert any("the model's left out AMD" in n for n in answer.notes)
+
+
+def test_every_schema_answer_says_which_reading_it_rests_on(engine, settings):
+    agent, _ = _agent(engine, settings, ["not json", "Nvidia's Big box: 1,136,100.47 Tokens/s."])
+    assert _reading(agent.answer(QUESTION)) == "parser"
+    agent, _ = _agent(engine, settings, [_route(), "Nvidia's Big box: 1,136,100.47 Tokens/s."])
+    assert _reading(agent.answer(QUESTION)) == "parser"  # the same reading: nothing to decide

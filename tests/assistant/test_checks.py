@@ -236,3 +236,50 @@ def test_the_wording_prompt_carries_two_good_answers_that_pass_the_checks(engine
     assert len(examples) == 2
     for question, example in zip((BEST_L2, VR200), examples):
         assert check_wording(example, _facts(engine, settings, question)) is None, example
+
+
+# --- the checks that decide between two readings (issue 14, item 3) -----------------------------------------
+
+def _parsed(question):
+    from assistant.parse import parse
+    from tests.assistant import test_agent
+
+    engine = Engine.from_table(test_agent._table(), settings_mod.load())
+    return parse(question, engine.catalog)
+
+
+def test_a_reading_must_use_every_name_condition_and_measure_the_question_states():
+    from assistant.answer import Answer
+    from assistant.checks import check_reading, unused_names
+
+    ranged = _parsed("Llama 2 70B Offline results in v6.1 with more than 4 accelerators")
+    assert unused_names(ranged.spec, ranged) == []
+    no_range = ranged.spec.model_copy(update={"filters": ranged.spec.filters.model_copy(
+        update={"total_accelerators": None})})
+    assert unused_names(no_range, ranged) == ["the condition on total_accelerators"]
+    no_round = ranged.spec.model_copy(update={"filters": ranged.spec.filters.model_copy(update={"round": None})})
+    assert unused_names(no_round, ranged) == ["v6.1"]
+    per_gpu = _parsed("Best Llama 2 70B Offline result per accelerator in v6.1?")
+    assert unused_names(per_gpu.spec.model_copy(update={"metric": "result"}), per_gpu) == \
+        ["the measure result_per_accelerator"]
+    # what an "is it true that AMD ...?" question checks must not filter the ranking: not required
+    checked = _parsed("Is it true that AMD had the highest token throughput of any v6.1 result?")
+    assert unused_names(checked.spec, checked) == []
+
+    answered = Answer(question="q", answer="a", rows=[{"result": 1.0}])
+    assert check_reading("parser", ranged.spec, answered, ranged).passes
+    empty = check_reading("parser", ranged.spec, Answer(question="q", answer="none", status="no_data"), ranged)
+    assert not empty.passes and empty.failed() == "returned no rows, dead-ended"
+    unread = check_reading("parser", None, None, ranged)
+    assert unread.failed().startswith("returned no rows, left out")
+
+
+def test_the_model_wins_only_when_its_checks_pass_and_the_readers_do_not():
+    from assistant.checks import ReadingCheck, prefer
+
+    good = ReadingCheck("parser", True, (), False)
+    bad = ReadingCheck("parser", False, (), True)
+    model_good, model_bad = ReadingCheck("model", True, (), False), ReadingCheck("model", True, ("AMD",), False)
+    assert prefer(bad, model_good) is model_good
+    assert prefer(good, model_good) is good  # a tie: the reader wins
+    assert prefer(bad, model_bad) is bad and prefer(good, None) is good
