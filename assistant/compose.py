@@ -478,6 +478,11 @@ def _with_common_name(family: str) -> str:
     return f"{family} ({name})" if name else family
 
 
+def _short(values: list[Any]) -> str:
+    """A side's values, shortened when a partial name matched many ("XE9680" -> 14 systems)."""
+    return ", ".join(map(str, values[:2])) + (f" (+{len(values) - 2})" if len(values) > 2 else "")
+
+
 def _compose_compare(question: str, result: Any, parsed: Parsed | None) -> Answer:
     lang = _lang(parsed)
     spec = result.spec
@@ -485,7 +490,7 @@ def _compose_compare(question: str, result: Any, parsed: Parsed | None) -> Answe
     parts, values, labels, ys, all_rows = [], [], [], [], []
     for i, side in enumerate(result.sides):
         side_filter = (spec.sides or [])[i].model_dump(exclude_none=True) if spec.sides else {}
-        name = " / ".join(", ".join(map(str, v)) for v in side_filter.values() if isinstance(v, list)) or f"side {i + 1}"
+        name = " / ".join(_short(v) for v in side_filter.values() if isinstance(v, list)) or f"side {i + 1}"
         if side.empty:
             parts.append(f"{name}: no matching result" if lang != "sv" else f"{name}: inget matchande resultat")
             continue

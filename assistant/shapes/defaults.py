@@ -107,11 +107,45 @@ def _two_named(entities: list[Match]) -> list[Match]:
     return picked if len(picked) == 2 else []
 
 
+def _by_position(parsed: Parsed) -> list[Filters] | None:
+    """"VibeHPC's DGX B300 vs the Cisco UCS C880A M8", "how much faster was A than B": what is
+    named before the comparison word is one side, what is named after it the other, each side
+    with every column it names. None when the word does not split the names in two."""
+    r = parsed.reading
+    if r is None:
+        return None
+    cuts = [r.tokens[t.last - 1] for t in r.tagged("operation", "compare") if t.first > 0]
+    for cut in cuts:
+        left = [m for m in parsed.entities if m.column in _ONE_SIDE and m.span[1] <= cut.start]
+        right = [m for m in parsed.entities if m.column in _ONE_SIDE and m.span[0] >= cut.end]
+        if not (left and right):
+            continue
+        # "the Dell 8x B300 box vs the HPE one": the side that says "one" takes the other's qualifiers
+        for this, other, after in ((right, left, True), (left, right, False)):
+            if any((t.start >= cut.end) == after for t in r.tagged("cue", "anaphor")):
+                named = {m.column for m in this}
+                this += [m for m in other if m.column not in named]
+        return [_side(left), _side(right)]
+    return None
+
+
+def _side(mentions: list[Match]) -> Filters:
+    columns: dict[str, list[str]] = {}
+    for m in mentions:
+        columns.setdefault(m.column, []).extend(v for v in m.values if v not in columns.get(m.column, []))
+    return Filters(**columns)
+
+
 def sides(parsed: Parsed, explicit: dict[str, list[str]], rounds: list[str],
           side_column: str | None) -> tuple[list[Filters] | None, str | None]:
-    """The sides of "A vs B": the column named by two separate mentions (or two rounds)."""
+    """The sides of "A vs B": the names on each side of the comparison word, else the column
+    named by two separate mentions (or two rounds)."""
     if side_column == "round" or (side_column is None and len(rounds) > 1 and not two_mentions(parsed.entities)):
         return [Filters(round=[r]) for r in rounds], "round"
+    if side_column is None:
+        placed = _by_position(parsed)
+        if placed is not None and placed[0] != placed[1]:
+            return placed, "side"
     per_col: dict[str, list[Match]] = {}
     for m in parsed.entities:
         if m.column not in _NOT_SIDES:

@@ -354,3 +354,17 @@ def test_an_unknown_measure_before_a_measure_noun_is_refused(catalog, question, 
                                       "vilken var deras bästa poäng på llama 2 70b offline i v6.1?"])
 def test_known_words_before_a_measure_noun_are_not_refused(catalog, question):
     assert parse(question, catalog).status != "no_data"
+
+
+def test_each_side_of_vs_keeps_what_it_names(catalog):
+    """Names before the comparison word are one side, names after it the other."""
+    p = parse("NVIDIA's B300 vs Crusoe's MI355X on llama 2 70b offline in v6.1", catalog)
+    assert p.spec.op == "compare"
+    assert [(s.submitter, s.accelerator_family) for s in p.spec.sides] == [(["NVIDIA"], ["B300"]),
+                                                                          (["Crusoe"], ["MI355X"])]
+
+
+def test_the_side_that_says_one_takes_the_other_sides_qualifiers(catalog):
+    p = parse("the coreweave gb300 box vs the crusoe one on llama 2 70b offline in v6.1", catalog)
+    assert [(s.submitter, s.accelerator_family) for s in p.spec.sides] == [(["CoreWeave"], ["GB300"]),
+                                                                          (["Crusoe"], ["GB300"])]
