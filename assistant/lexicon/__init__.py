@@ -252,7 +252,7 @@ def extend(base: Lexicon, additions: dict[str, dict[str, Any]]) -> Lexicon:
     about its table ("longest" is a direction in Training, not in Inference)."""
     table = {kind: {v: list(p) for v, p in values.items()} for kind, values in base.table.items()}
     for kind, values in additions.items():
-        if kind not in KINDS:  # `dataset` words route questions; `unit_names` are display names
+        if kind not in (*KINDS, "dataset"):  # `unit_names` are display names, not words
             continue
         for value, phrases in values.items():
             if kind in OWN_MEASURE and value not in table.get(kind, {}):

@@ -24,21 +24,33 @@ def _unknown_identifiers(ctx: Context) -> list[str]:
     def known(i: int) -> bool:  # an entity, a word that says something, or a plain word ("their")
         tok = r.tokens[i]
         return any(s <= tok.start and tok.end <= e for s, e in spans) or any(
-            t.first <= i < t.last and (t.kind in _SAID or (t.kind, t.value) == ("cue", "plain")) for t in r.tags)
+            t.first <= i < t.last and (t.kind in (*_SAID, "dataset") or (t.kind, t.value) == ("cue", "plain"))
+            for t in r.tags)
 
     out = [tok.text for i, tok in enumerate(r.tokens) if _IDENTIFIER.match(tok.text) and not known(i)]
     for noun in (t for t in r.tags if t.kind == "cue" and t.value == "measure_noun"):
         i = noun.first - 1
         if i >= 0 and r.tokens[i].text.isalpha() and not known(i):
             out.append(f"{r.tokens[i].text} {r.tokens[noun.first].text}")
-    return out
+    # "the lowest carbon footprint": a ranking word, then words the data does not know, to the end
+    for d in r.tagged("direction", "best", "worst", "lowest", "high"):
+        words = []
+        for i in range(d.last, len(r.tokens)):
+            if known(i):
+                break
+            words.append(r.tokens[i].text)
+        numbers = ctx.catalog.lexicon(r.language).numbers  # "the best llama two seventy b" misspells a name
+        if 2 <= len(words) <= 3 and d.last + len(words) == len(r.tokens) \
+                and all(w.isalpha() and w not in numbers for w in words):
+            out.append(" ".join(words))
+    return list(dict.fromkeys(out))
 
 
 def _refuse_applies(ctx: Context) -> bool:
     r = ctx.reading
     # Prices and costs are not in any results table; a document may state one ("according to").
     money = r.has("measure", "money") and not words.needs_commentary(r)
-    return r.has("cue", "code") or bool(_unknown_identifiers(ctx)) or money
+    return r.has("cue", "code", "future") or bool(_unknown_identifiers(ctx)) or money
 
 
 @shape("refuse", priority=10, example="SELECT * FROM results; DROP TABLE results",
@@ -51,7 +63,13 @@ def refuse(ctx: Context) -> Parsed:
     unknown = _unknown_identifiers(ctx)
     measures = "throughput or latency (the result), power, efficiency, per-accelerator figures, system size"
     measures_sv = "genomströmning eller latens (resultatet), effekt, effektivitet, per accelerator, systemstorlek"
-    if ctx.reading.has("measure", "money") and not unknown:
+    if ctx.reading.has("cue", "future") and not unknown:
+        parsed.message = ctx.say(
+            f"The data holds published results only ({', '.join(ctx.catalog.rounds)}), so it cannot say what a "
+            "future round will bring; I never guess. Ask about a round that has results.",
+            f"Datan har bara publicerade resultat ({', '.join(ctx.catalog.rounds)}), så den kan inte säga vad en "
+            "kommande runda ger; jag gissar aldrig. Fråga om en runda som har resultat.")
+    elif ctx.reading.has("measure", "money") and not unknown:
         parsed.message = ctx.say(
             "The results have no prices or costs, so I cannot answer that from the data; they have throughput "
             "or latency, power and system size. For a price stated in an article, ask what the article says.",

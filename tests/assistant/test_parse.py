@@ -368,3 +368,17 @@ def test_the_side_that_says_one_takes_the_other_sides_qualifiers(catalog):
     p = parse("the coreweave gb300 box vs the crusoe one on llama 2 70b offline in v6.1", catalog)
     assert [(s.submitter, s.accelerator_family) for s in p.spec.sides] == [(["CoreWeave"], ["GB300"]),
                                                                           (["Crusoe"], ["GB300"])]
+
+
+@pytest.mark.parametrize("question", ["what will nvidia score in the next round?", "predict the winner of the next round",
+                                      "vem vinner nästa runda?", "which system has the lowest carbon footprint",
+                                      "cheapest system for llama 2 70b offline", "vilket system är billigast?"])
+def test_predictions_prices_and_unknown_measures_are_refused(catalog, question):
+    p = parse(question, catalog)
+    assert p.status == "no_data" and p.spec is None and p.message
+
+
+@pytest.mark.parametrize("question", ["who had the best llama two seventy b", "which gpu was the best of them all",
+                                      "what was the best offline result in v6.1 so far"])
+def test_ranking_words_before_names_or_plain_words_are_not_refused(catalog, question):
+    assert parse(question, catalog).status != "no_data"
