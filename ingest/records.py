@@ -1,4 +1,4 @@
-"""What goes into the vector store: commentary chunks and entity cards, one shape for both."""
+"""One shape for commentary chunks, verified questions (both embedded) and entity cards (kept beside them)."""
 
 from __future__ import annotations
 

@@ -4,6 +4,7 @@ Layout (docs/architecture.md "Store layout"):
 
     <store>/current -> gen-<timestamp>-<hash>/      (relative symlink, replaced with os.replace)
     <store>/gen-.../results.parquet  chroma/  manifest.json
+    <store>/gen-.../cards.jsonl                      (entity cards, ingest.cards: kept, not embedded)
     <store>/gen-.../tables/<id>.parquet, <id>.toml   (dataset cards added by `ingest --card`, if any)
     <store>/embeddings.sqlite                        (embedding cache, shared by generations)
     <store>/documents-cache/                         (extracted document text by content hash)
@@ -39,6 +40,7 @@ from typing import Any, Iterator
 CURRENT = "current"
 MANIFEST = "manifest.json"
 TABLE = "results.parquet"
+CARDS = "cards.jsonl"  # entity cards (ingest.cards), one JSON object per line: id, text, metadata
 TABLES_DIR = "tables"  # dataset card tables (ingest.dataset_ingest): <id>.parquet and the card, <id>.toml
 CHROMA_DIR = "chroma"
 EMBED_CACHE = "embeddings.sqlite"
@@ -166,6 +168,22 @@ def chroma_client(gen: Path, chroma_url: str | None):
 
 def write_table(gen: Path, table) -> None:
     table.to_parquet(gen / TABLE, index=False)
+
+
+def write_cards(gen: Path, cards: list) -> None:
+    """The entity cards as JSON lines. Nothing searches them by vector, so they are not embedded."""
+    with open(gen / CARDS, "w", encoding="utf-8") as fh:
+        for card in cards:
+            fh.write(json.dumps({"id": card.id, "text": card.text, "metadata": card.metadata},
+                                ensure_ascii=False) + "\n")
+
+
+def read_cards(gen: Path) -> list[dict[str, Any]]:
+    """The entity cards of a generation (none for a generation built before they were kept here)."""
+    path = gen / CARDS
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def write_index(gen: Path, chunks: list, vectors: list[list[float]], manifest: dict[str, Any],

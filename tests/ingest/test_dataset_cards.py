@@ -235,6 +235,8 @@ def test_a_table_of_our_own_is_ingested_through_its_card(tmp_path, capsys, monke
     assert {k: v for k, v in store.manifest.items() if k not in ("generation", "chroma", "datasets")} == \
         {k: v for k, v in old.items() if k not in ("generation", "chroma")}  # the default ingest's part, as it was
     assert store.table().equals(pd.read_parquet(store_mod.store_root(settings) / before["current"] / "results.parquet"))
+    assert store_mod.read_cards(store.path) == store_mod.read_cards(store_mod.store_root(settings) / before["current"])
+    assert len(store_mod.read_cards(store.path)) == old["cards"] > 0  # the entity cards came along too
 
     [entry] = store.datasets
     assert entry["id"] == "compile-times" and entry["rows"] == 8 and entry["columns"] == FIXTURE_COLUMNS
@@ -294,7 +296,7 @@ def test_the_default_ingest_keeps_card_tables_and_drop_card_removes_them(tmp_pat
 def test_the_default_ingest_writes_no_dataset_state(tmp_path):
     settings = built_store(tmp_path)
     gen = store_mod.current_generation(store_mod.store_root(settings))
-    assert sorted(p.name for p in gen.iterdir()) == ["chroma", "manifest.json", "results.parquet"]
+    assert sorted(p.name for p in gen.iterdir()) == ["cards.jsonl", "chroma", "manifest.json", "results.parquet"]
     assert "datasets" not in store_mod.read_manifest(gen)
     assert store_mod.open_store(settings).datasets == []
 

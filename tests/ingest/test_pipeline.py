@@ -91,7 +91,9 @@ def test_ingest_builds_a_generation_with_table_documents_and_cards(tmp_path):
     assert hits[0]["metadata"]["doc_id"] == "a.md" and hits[0]["metadata"]["url"] == "https://example.org/a"
     pdf = store.search("Statement two", k=1, where={"doc_id": "d.pdf"})[0]
     assert pdf["metadata"]["page"] == 2 and pdf["metadata"]["url"] == "https://example.org/d.pdf"
-    assert store.search("system", k=50, where={"kind": "card"})
+    cards = store_mod.read_cards(store.path)
+    assert len(cards) == report.cards and all(c["metadata"]["kind"] == "card" for c in cards)
+    assert not store.search("system", k=50, where={"kind": "card"})  # kept beside the index, not embedded
 
 
 def test_second_ingest_is_unchanged_and_a_changed_source_only_embeds_new_chunks(tmp_path):
