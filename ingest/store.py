@@ -186,13 +186,19 @@ def read_cards(gen: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+# Candidates HNSW explores per query. Chroma's default (100) loses some of the true top 60 that
+# retrieval over-fetches (assistant.retrieval.FETCH) once the commentary is most of the
+# collection; 200 returned the exact top 60 for every gold and commentary question (n ~ 500).
+HNSW_EF_SEARCH = 200
+
+
 def write_index(gen: Path, chunks: list, vectors: list[list[float]], manifest: dict[str, Any],
                 chroma_url: str | None) -> dict[str, Any]:
     """Write the vectors and then manifest.json, which marks the generation complete."""
     name = collection_name(gen.name)
     client = chroma_client(gen, chroma_url)
     collection = client.create_collection(name, embedding_function=None,
-                                          configuration={"hnsw": {"space": "cosine"}})
+                                          configuration={"hnsw": {"space": "cosine", "ef_search": HNSW_EF_SEARCH}})
     step = min(client.get_max_batch_size(), 2000)
     for i in range(0, len(chunks), step):
         batch = chunks[i:i + step]
