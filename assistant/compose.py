@@ -394,8 +394,10 @@ def _compose_aggregate(question: str, result: Any, parsed: Parsed | None) -> Ans
             total = semantics.format_number(sum(float(r["value"]) for r in records), lang=lang)
             parts.append(f"totalt {total}" if lang == "sv" else f"{total} in all")
         where = f" ({scope})" if scope else ""
-        text = (f"{what.capitalize()} per {', '.join(keys)}{where}: " if lang != "sv" else
-                f"{what.capitalize()} per {', '.join(keys)}{where}: ") + "; ".join(parts) + "."
+        # "in how many rounds did Cisco submit?": the number of groups is an answer too
+        across = (f", {len(records)} {_plural(keys[0], lang)}" if len(keys) == 1 and len(records) > 1 and not capped
+                  else "")
+        text = f"{what.capitalize()} per {', '.join(keys)}{where}{across}: " + "; ".join(parts) + "."
     values = [Value(value=float(r["value"]), unit=None, label=label_of(r)) for r in records]
     chart = {"type": "bar", "x": [label_of(r) for r in records], "y": [float(r["value"]) for r in records],
              "unit": what, "lower_is_better": False}

@@ -21,28 +21,39 @@ def _unknown_identifiers(ctx: Context) -> list[str]:
     r = ctx.reading
     spans = [m.span for m in r.matches]
 
-    def known(i: int) -> bool:  # an entity, a word that says something, or a plain word ("their")
+    def known(i: int) -> bool:  # an entity, or any word the lexicon reads (a card's words too)
         tok = r.tokens[i]
-        return any(s <= tok.start and tok.end <= e for s, e in spans) or any(
-            t.first <= i < t.last and (t.kind in (*_SAID, "dataset") or (t.kind, t.value) == ("cue", "plain"))
-            for t in r.tags)
+        return any(s <= tok.start and tok.end <= e for s, e in spans) or any(t.first <= i < t.last for t in r.tags)
+
+    def plain(i: int) -> bool:  # "in", "of", "their": words that may stand inside a measure's name
+        return any(t.first <= i < t.last and (t.kind, t.value) == ("cue", "plain") for t in r.tags)
+
+    numbers = ctx.catalog.lexicon(r.language).numbers  # "the best llama two seventy b" misspells a name
+
+    def unknown_run(start: int) -> tuple[list[str], int]:
+        """The words the data does not know from `start` (plain words may sit between them), and
+        the index after them; a known word that is not plain ends it."""
+        run, i = [], start
+        while i < len(r.tokens) and (plain(i) or not known(i)):
+            if not plain(i):
+                run.append(r.tokens[i].text)
+            i += 1
+        ok = all(w.isalpha() and w not in numbers for w in run)
+        return (run if ok else []), i
 
     out = [tok.text for i, tok in enumerate(r.tokens) if _IDENTIFIER.match(tok.text) and not known(i)]
     for noun in (t for t in r.tags if t.kind == "cue" and t.value == "measure_noun"):
         i = noun.first - 1
         if i >= 0 and r.tokens[i].text.isalpha() and not known(i):
             out.append(f"{r.tokens[i].text} {r.tokens[noun.first].text}")
-    # "the lowest carbon footprint": a ranking word, then words the data does not know, to the end
+    # "the lowest carbon footprint", "the best taste in music": after a ranking word, words the
+    # data does not know, to the end of the question
+    if words.needs_commentary(r):  # "who described v6.0 as the biggest revision ...": a document's words
+        return list(dict.fromkeys(out))
     for d in r.tagged("direction", "best", "worst", "lowest", "high"):
-        words = []
-        for i in range(d.last, len(r.tokens)):
-            if known(i):
-                break
-            words.append(r.tokens[i].text)
-        numbers = ctx.catalog.lexicon(r.language).numbers  # "the best llama two seventy b" misspells a name
-        if 2 <= len(words) <= 3 and d.last + len(words) == len(r.tokens) \
-                and all(w.isalpha() and w not in numbers for w in words):
-            out.append(" ".join(words))
+        run, end = unknown_run(d.last)
+        if 2 <= len(run) <= 4 and end == len(r.tokens) and end - d.last <= 5:
+            out.append(" ".join(run))
     return list(dict.fromkeys(out))
 
 

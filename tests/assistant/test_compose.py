@@ -85,6 +85,7 @@ def test_count_and_group_counts():
     spec = QuerySpec(op="aggregate", aggregate="count", group_by=["round"])
     b = compose("q", QueryResult(spec=spec, rows=_rows(), groups=groups))
     assert "v4.1: 937; v6.1: 492; 1,429 in all" in b.answer  # rows count once each: the groups add up
+    assert ", 2 rounds: " in b.answer  # "in how many rounds": the number of groups
     capped = compose("q", QueryResult(spec=spec, rows=_rows(), groups=groups, notes=["showing 2 of 4 groups"]))
     assert "in all" not in capped.answer  # groups left out: no total
     division = compose("q", QueryResult(spec=QuerySpec(op="aggregate", aggregate="count", filters=Filters(round=["v6.1"])),

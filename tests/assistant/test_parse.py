@@ -382,3 +382,15 @@ def test_predictions_prices_and_unknown_measures_are_refused(catalog, question):
                                       "what was the best offline result in v6.1 so far"])
 def test_ranking_words_before_names_or_plain_words_are_not_refused(catalog, question):
     assert parse(question, catalog).status != "no_data"
+
+
+@pytest.mark.parametrize("question", ["write me a python script that scrapes the mlcommons website",
+                                      "which system has the best taste in music lol",
+                                      "what is the carbon footprint of the b300 on llama 2 70b offline"])
+def test_requests_for_code_and_nonsense_measures_are_refused(catalog, question):
+    assert parse(question, catalog).status == "no_data"
+
+
+def test_which_three_is_a_top_three(catalog):
+    p = parse("which three systems had the highest llama 2 70b offline throughput in v6.1?", catalog)
+    assert p.intent == "top" and p.spec.limit == 3
