@@ -181,6 +181,8 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
         result = engine.execute(spec)
     except SpecError as exc:
         return _spec_error(question, exc, parsed)
+    if result.empty and spec.op in ("rows", "aggregate"):
+        result = _other_column(engine, spec, parsed) or result
     if result.empty and parsed.round_defaulted and spec.op == "rows":
         result = _earlier_round(engine, spec, parsed) or result
     if parsed.claimed and spec.op == "rows":
@@ -200,6 +202,34 @@ def _quote_sources(question: str, answer: Answer, engine: Any, parsed: Any, roun
         answer.passages = extra.passages
         answer.citations += extra.citations
         answer.answer += " " + extra.answer
+
+
+# Columns one name can mean ("Google" makes chips and submits results on others' chips).
+_SAME_NAME = (("accelerator_vendor", "submitter"), ("submitter", "accelerator_vendor"))
+
+
+def _other_column(engine: Any, spec: Any, parsed: Parsed) -> Any:
+    """No rows, and a name the question gave also names another column: the other reading runs
+    and answers when it has rows, and the notes say how the name was read. Code decides between
+    readings by their results, never by a guess."""
+    if parsed.reading is None:
+        return None
+    for used, other in _SAME_NAME:
+        values = getattr(spec.filters, used) or []
+        alt = [m for m in parsed.reading.matches if m.column == other and set(values) & set(
+            v for n in parsed.reading.matches if n.span == m.span and n.column == used for v in n.values)]
+        if not values or not alt or getattr(spec.filters, other):
+            continue
+        filters = spec.filters.model_copy(update={used: None, other: list(alt[0].values)})
+        result = engine.execute(spec.model_copy(update={"filters": filters}))
+        if not result.empty:
+            word = alt[0].text or alt[0].values[0]
+            parsed.notes.append(parsed.say(f"Read “{word}” as the {other.replace('_', ' ')}: as the "
+                                           f"{used.replace('_', ' ')} nothing matches.",
+                                           f"”{word}” lästes som {other.replace('_', ' ')}: som "
+                                           f"{used.replace('_', ' ')} matchar inget."))
+            return result
+    return None
 
 
 def _earlier_round(engine: Any, spec: Any, parsed: Any) -> Any:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from assistant.parsed import Parsed
+from assistant.spec import Filters
 from assistant.shapes import words
 from assistant.shapes.registry import Context, shape
 
@@ -150,12 +151,84 @@ def clarify(ctx: Context) -> Parsed:
 
 @shape("fallback", priority=99, example="tell me something about v6.1", applies=lambda ctx: True)
 def fallback(ctx: Context) -> Parsed:
-    """Anything else: an overview of what was named, or the documents when only words were."""
+    """Anything else: an overview of what was named; a round alone in numbers; the documents when
+    only words were."""
     from assistant.shapes import entity
 
-    if ctx.explicit or ctx.reading.conditions:
+    if ctx.explicit or ctx.reading.conditions or ctx.parsed.has_power:
         return entity.overview(ctx) if not ctx.benchmarks else _best(ctx)
+    unknown = _unknown_names(ctx)
+    if unknown and ctx.reading.has("measure") and not words.needs_commentary(ctx.reading):
+        # "jetson orin results in v6.1": results of something the data does not name
+        parsed = ctx.parsed
+        parsed.intent = "refuse"
+        parsed.status = "no_data"
+        near = ctx.catalog.suggest("accelerator_family", unknown, 3, cutoff=70) + ctx.catalog.suggest(
+            "submitter", unknown, 3, cutoff=70)
+        hint = ctx.say(f" (closest names in the data: {', '.join(near)})", f" (närmaste namn i datan: "
+                                                                             f"{', '.join(near)})") if near else ""
+        parsed.message = ctx.say(f"The data has no results for “{unknown}”{hint}.",
+                                 f"Datan har inga resultat för ”{unknown}”{hint}.")
+        parsed.suggestions = _choices(ctx)
+        return parsed
+    vague = len(_unread(ctx)) <= 1 or ctx.reading.has("cue", "overview")
+    if len(ctx.rounds) == 1 and vague and not ctx.reading.has("cue", "source", "why"):
+        return round_overview(ctx)  # nothing but a round: the round in numbers
     return commentary(ctx)  # only a round and words: what the documents say about it
+
+
+def round_overview(ctx: Context) -> Parsed:
+    """"What happened in v6.1?", "results for v6.1": the round in numbers, from the table (results
+    per division, submitters, and what is new against the round before), each part cited."""
+    from dataclasses import replace
+
+    from assistant.spec import QuerySpec
+
+    parsed, rnd = ctx.parsed, ctx.rounds[0]
+    where = Filters(round=[rnd])
+
+    def part(intent: str, spec: QuerySpec, column: str | None = None) -> Parsed:
+        return replace(parsed, intent=intent, spec=spec, count_column=column, parts=[], notes=[], defaults=[])
+
+    parts = [part("count", QuerySpec(op="aggregate", aggregate="count", filters=where)),
+             part("count", QuerySpec(op="aggregate", aggregate="nunique", column="submitter", filters=where),
+                  "submitter")]
+    before = ctx.catalog.previous_round(rnd)
+    if before:
+        parts.append(part("difference", QuerySpec(op="difference", column="benchmark", filters=where,
+                                                   other=Filters(round=[before]), limit=1000), "benchmark"))
+    parsed.intent, parsed.shape, parsed.parts = "parts", "fallback", parts
+    return parsed
+
+
+def _unread(ctx: Context) -> list[str]:
+    """Words no entity and no lexicon phrase covers: what the question says that we did not read."""
+    r = ctx.reading
+    spans = [m.span for m in r.matches]
+    return [tok.text for i, tok in enumerate(r.tokens) if tok.text.isalpha()
+            and not any(s <= tok.start and tok.end <= e for s, e in spans)
+            and not any(t.first <= i < t.last for t in r.tags)]
+
+
+def _unknown_names(ctx: Context) -> str:
+    """Words right before "results" that are no entity and no word the lexicon reads: the name of
+    something the data does not have ("jetson orin results")."""
+    r = ctx.reading
+    spans = [m.span for m in r.matches]
+
+    def unknown(i: int) -> bool:
+        tok = r.tokens[i]
+        return tok.text.isalpha() and len(tok.text) > 1 and not any(s <= tok.start and tok.end <= e
+                                                                     for s, e in spans) \
+            and not any(t.first <= i < t.last for t in r.tags)
+
+    for t in r.tagged("measure", "results", "throughput"):
+        i = t.first
+        while i > 0 and unknown(i - 1):
+            i -= 1
+        if i < t.first:
+            return " ".join(tok.text for tok in r.tokens[i:t.first])
+    return ""
 
 
 def _best(ctx: Context) -> Parsed:

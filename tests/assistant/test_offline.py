@@ -377,3 +377,29 @@ def test_a_size_question_may_name_the_vendor_between_largest_and_system(engine, 
 def test_a_result_question_that_mentions_gpus_is_not_a_size_ranking(engine):
     answer = ask(engine, "Which system with the most GPUs had the best Llama 2 70B Offline result in v6.1?")
     assert answer.query["metric"] == "result"
+
+
+@pytest.mark.parametrize("question", ["what happened in v6.1?", "results for v6.1", "ge mig en översikt över v6.1"])
+def test_a_round_alone_gets_the_round_in_numbers(engine, question, results_table):
+    a = ask(engine, question)
+    v61 = results_table[results_table["round"] == "v6.1"]
+    assert a.status == "answered" and not a.passages
+    assert f"{len(v61)}" in a.answer and f"{v61['submitter'].nunique()}" in a.answer
+    assert "qwen3.6-27b" in a.answer  # new in v6.1
+
+
+def test_results_of_a_name_the_data_lacks_say_so_and_offer_the_nearest(engine):
+    a = ask(engine, "jetson orin results in v6.1")
+    assert a.status == "no_data" and "jetson orin" in a.answer and not a.passages
+
+
+def test_a_name_that_is_a_vendor_and_a_submitter_is_read_the_way_that_has_rows(engine, results_table):
+    """Google makes TPUs and in v6.1 submitted on NVIDIA GPUs: as a vendor nothing matches."""
+    a = ask(engine, "what did google get on deepseek r1 offline in v6.1?")
+    assert a.status == "answered" and a.rows[0]["submitter"] == "Google"
+    assert any("as the submitter" in n for n in a.notes)
+
+
+def test_power_results_of_a_round_without_them_is_no_data(engine):
+    a = ask(engine, "power results for v6.1")
+    assert a.status == "no_data" and not a.passages
