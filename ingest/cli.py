@@ -119,8 +119,28 @@ def run_ingest(args: argparse.Namespace, settings) -> int:
     except (OSError, ValueError) as exc:  # e.g. unreachable Chroma server, unwritable store folder
         print(f"resultsqa ingest: {exc}".splitlines()[0], file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(json.dumps(report.to_dict(), indent=2) if args.json else _summary(report))
+    if args.dry_run:
+        print(json.dumps(report.to_dict(), indent=2) if args.json else _summary(report))
+        return 0
+    cards, warnings = _default_cards(args, settings)
+    for warning in warnings:
+        print(f"resultsqa ingest: {warning}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(report.to_dict() | {"datasets": cards.to_dict() if cards else None}, indent=2))
+    else:
+        print(_summary(report) + ("\n" + _card_summary(cards) if cards else ""))
     return 0
+
+
+def _default_cards(args: argparse.Namespace, settings):
+    """The default cards' tables (setting `cards`) after the default data; never fails the ingest."""
+    from ingest.dataset_ingest import ingest_default_cards
+    from ingest.errors import SourceError
+
+    try:
+        return ingest_default_cards(settings, progress=not args.quiet and sys.stderr.isatty())
+    except (SourceError, OSError, ValueError) as exc:
+        return None, [f"dataset cards not added: {str(exc).splitlines()[0]}"]
 
 
 def configure_status(p: argparse.ArgumentParser) -> None:

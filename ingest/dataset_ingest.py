@@ -213,3 +213,36 @@ def datasets(manifest: dict[str, Any] | None) -> list[dict[str, Any]]:
                     "unit": m.get("unit") or m.get("unit_column"), "direction": m.get("direction"),
                     "table": e.get("table"), "ingested": e.get("ingested")})
     return out
+
+
+def default_cards(settings) -> list[Path]:
+    """The cards of setting `cards` (comma-separated paths, relative to the project)."""
+    from ingest.settings import PROJECT_ROOT
+
+    out = []
+    for text in str(settings.get("cards") or "").split(","):
+        if text.strip():
+            path = Path(text.strip())
+            out.append(path if path.is_absolute() else PROJECT_ROOT / path)
+    return out
+
+
+def ingest_default_cards(settings, progress: bool = False) -> tuple[CardReport | None, list[str]]:
+    """Add the tables of the default cards after a default ingest: MLPerf Training sits beside
+    Inference with no extra command. A card whose files are missing from the mirror is skipped
+    (the warnings say which), so the default data alone still ingests. Unchanged tables are not
+    rebuilt. Returns the report (None when no card applied) and the warnings."""
+    from ingest.errors import SourceError
+
+    usable, warnings = [], []
+    for path in default_cards(settings):
+        try:
+            card = load_card(path)
+            read_card_table(card, settings, None, False)
+        except (SourceError, OSError, ValueError) as exc:
+            warnings.append(f"dataset card {path.name} skipped: {str(exc).splitlines()[0]}")
+            continue
+        usable.append(path)
+    if not usable:
+        return None, warnings
+    return ingest_cards(settings, usable, progress=progress), warnings

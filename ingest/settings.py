@@ -50,6 +50,9 @@ SETTINGS: list[Setting] = [
             "Mirror root of the sources listed in data/sources.toml (a local folder or an http(s) URL)."),
     Setting("sources", str(PROJECT_ROOT / "data" / "sources.toml"),
             "The sources file: one entry per MLPerf round and per commentary collection."),
+    Setting("cards", str(PROJECT_ROOT / "data" / "cards" / "mlperf-training.toml"),
+            "Dataset cards whose tables `resultsqa ingest` adds beside the default data (comma-separated "
+            "paths; empty for none). A card whose data is missing is skipped with a warning."),
     Setting("store", str(PROJECT_ROOT / "data" / "store"),
             "Folder of the embedded store (results table + embedded Chroma), one generation per ingest."),
     Setting("cache", str(PROJECT_ROOT / "data" / "cache"),

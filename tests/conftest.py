@@ -66,6 +66,9 @@ def store_settings(tmp_path_factory, shared_data):
     settings = settings_mod.load(store=str(root / "store"), cache=str(root / "cache"), data=str(shared_data),
                                  work_cache=str(PROJECT / "data" / "cache" / "test-ingest-work"))
     run_ingest(settings, progress=False)
+    from ingest.dataset_ingest import ingest_default_cards
+
+    ingest_default_cards(settings)  # MLPerf Training beside Inference, as `resultsqa ingest` does
     return settings
 
 

@@ -140,9 +140,11 @@ def ingest_button(settings: Any, *, label: str, key: str) -> None:
         return
     with st.status("Indexing the MLPerf results and commentary…", expanded=True) as box:
         try:
+            from ingest.dataset_ingest import ingest_default_cards
             from ingest.pipeline import run_ingest
 
             report = run_ingest(settings, progress=False)
+            ingest_default_cards(settings)  # the default cards' tables too, as `resultsqa ingest` does
         except Exception as exc:  # noqa: BLE001 - shown as a message with the command to run
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             box.update(label="Ingest failed", state="error")

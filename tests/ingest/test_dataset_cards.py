@@ -420,3 +420,24 @@ def test_a_card_ingest_through_a_chroma_server(tmp_path, chroma_server):
 
 
 from tests.ingest.test_chroma_server import chroma_process, chroma_server  # noqa: E402,F401  (fixtures)
+
+
+def test_the_default_ingest_adds_the_default_cards_and_skips_one_without_data(tmp_path, capsys, monkeypatch):
+    """`resultsqa ingest` adds the tables of setting `cards` beside the default data; a card whose
+    files are missing is skipped with a warning and the default data still ingests."""
+    card = write_fixture(tmp_path / "own")
+    missing = tmp_path / "gone" / "compile-times.toml"
+    write_fixture(missing.parent)
+    (missing.parent / "compile_2025-03.csv").unlink()
+    settings = mirror_settings(tmp_path)
+    monkeypatch.setenv("RESULTSQA_CARDS", f"{card},{missing}")
+    assert main(["ingest", *_args(settings)]) == 0
+    out, err = capsys.readouterr()
+    assert "dataset    compile-times: 8 rows" in out
+    assert "dataset card compile-times.toml skipped" in err
+    gen = store_mod.current_generation(store_mod.store_root(settings))
+    manifest = json.loads((gen / store_mod.MANIFEST).read_text())
+    assert [e["id"] for e in manifest["datasets"]] == ["compile-times"]
+    assert manifest["rows"] > 0  # the default data is there too
+    assert main(["ingest", *_args(settings)]) == 0  # a second run rebuilds nothing
+    assert "unchanged" in capsys.readouterr().out

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -479,3 +480,21 @@ def test_a_follow_up_on_the_worker_that_holds_it_stays_on_the_loop():
     cid = client.post("/v1/ask", json={"question": "q"}).json()["conversation_id"]
     client.post("/v1/ask", json={"question": "and then?", "conversation_id": cid, "history": ["q"]})
     assert service.on_loop == [True, True] and service.calls[1][1]["history"] is None
+
+
+def test_a_training_question_is_answered_from_the_training_table(real_client, store_settings):
+    """Both data sets are ingested by default; the API answers each from its own table."""
+    import pandas as pd
+
+    from ingest.dataset_ingest import default_cards
+
+    assert default_cards(store_settings)
+    r = real_client.post("/v1/ask", json={"question": "which system trained llama 3.1 405b fastest in v5.1?"})
+    body = r.json()
+    assert r.status_code == 200 and body["status"] == "answered" and body["reading"].startswith("MLPerf Training")
+    raw = pd.read_csv(Path(store_settings.data) / "mlperf-training" / "mlperf_training_results.csv")
+    best = raw[(raw["round"] == "v5.1") & (raw["benchmark"] == "llama31_405b") & (raw["division"] == "closed")]
+    assert body["rows"][0]["result"] == best["time_to_train_min"].min()
+    pinned = real_client.post("/v1/ask", json={"question": "how many submitters in v5.1?",
+                                                "scope": {"dataset": ["mlperf-training"]}}).json()
+    assert f"{raw[raw['round'] == 'v5.1']['submitter'].nunique()}" in pinned["answer"]
