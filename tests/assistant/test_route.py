@@ -19,7 +19,7 @@ from ingest import settings as settings_mod
 from tests.assistant.test_agent import QUESTION, _route, engine, settings  # noqa: F401 - fixtures
 from tests.helpers.scripted_llm import ScriptedLLM
 
-GROUPED = "v6.1 results grouped by accelerator vendor"  # the reader has no spec for this
+GROUPED = "Break down the v6.1 results by accelerator vendor"  # the reader has no spec for this
 
 
 def _agent(engine, settings, script, model_name="scripted", **kw):
@@ -115,7 +115,8 @@ GROUPED_ROUTE = {"tool": "query_results", "op": "aggregate", "aggregate": "count
 
 
 def test_a_full_tier_model_answers_a_grouping_the_reader_cannot_read(engine, settings):
-    assert parse(GROUPED, engine.catalog).spec is None
+    unread = parse(GROUPED, engine.catalog)
+    assert unread.spec is None and not unread.parts and unread.status == "ok"  # the model is asked
     wording = "In v6.1, NVIDIA, AMD and ChipCo chips have 1 result each."
     agent, llm = _agent(engine, settings, [GROUPED_ROUTE, wording], model_name="qwen2.5-coder-1.5b-instruct")
     answer = agent.answer(GROUPED)
