@@ -242,7 +242,7 @@ class Agent:
         facts = build_facts(
             plan.deterministic.model_copy(update={"passages": passages}), question=question,
             table_texts=[r.text() for r in plan.results if r.name != "search_commentary"], table_text=plan.table_text,
-            catalog=self.engine.catalog, claimed=parsed.claimed,
+            catalog=self.engine.catalog, claimed=parsed.claimed, language=parsed.language,
             items=[i for r in plan.results if r.query_result is not None for i in r.query_result.items])
         facts.result_figures |= result_values(plan.results)
         return facts

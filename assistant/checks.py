@@ -15,7 +15,7 @@ In order:
 5. **attribution**: a figure from the table is not put in a vendor's, an article's or a
    claim's mouth, unless a quoted passage of that source states it;
 6. **names**: every round, benchmark, scenario, submitter, chip and system named is in the
-   results (or the question) — no "v6.1-closed";
+   results (or the question) — no "v6.1-closed"; and the wording is in the question's language;
 7. **verdicts**: a verdict on a claim agrees with what code computed about the quoted figure;
 8. **key figures** and **key names**: what the checked answer rests on is stated (the best
    system and its submitter; the items of a list, up to a cap);
@@ -38,8 +38,8 @@ from typing import Any, Iterable
 from assistant.answer import Answer
 from assistant.facts import Facts, build_facts, core_name, key_values, unit_key, unit_kinds
 from assistant.numbers import readings, stated_numbers, states, unsupported_numbers
-from assistant.wording import ALLOWED, GENERIC_DOCUMENT, attributions, clauses, internal_words, measure_kinds, \
-    number_contexts, sentences
+from assistant.wording import ALLOWED, GENERIC_DOCUMENT, LANGUAGE_NAMES, attributions, clauses, internal_words, \
+    measure_kinds, number_contexts, other_language, sentences
 
 __all__ = ["Facts", "build_facts", "check_wording", "key_values", "WordingGuard", "scan_answers", "scan_record",
            "ReadingCheck", "check_reading", "prefer"]
@@ -247,6 +247,10 @@ def sentence_problem(text: str, facts: Facts) -> str | None:
     internal = internal_words(text)
     if internal:
         return f"The model's wording used internal words ({', '.join(internal[:3])})"
+    other = other_language(text, facts.language)
+    if other:
+        return (f"The model's wording was in {LANGUAGE_NAMES[other]}, not the question's "
+                f"{LANGUAGE_NAMES[facts.language or '']}")
     labels = mislabelled_figures(text, facts)
     if labels:
         return f"The model's wording labelled {'; '.join(labels[:3])}, which the figure is not"

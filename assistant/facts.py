@@ -91,6 +91,7 @@ class Facts:
     claimed: list[float] = field(default_factory=list)
     table_text: str = ""
     catalog: Any = None
+    language: str | None = None  # the question's language, which the wording must be in (None: not checked)
 
     def kinds_of(self, token: str) -> tuple[set[str], set[str]]:
         """(kinds, unit keys) of the figures a written number can be, rounding as written."""
@@ -181,7 +182,8 @@ def _key_names(answer: Answer, items: list[str]) -> tuple[list[str], int]:
 
 
 def build_facts(answer: Answer, *, question: str, table_texts: Iterable[str] = (), table_text: str = "",
-                catalog: Any = None, claimed: Iterable[float] = (), items: Iterable[str] = ()) -> Facts:
+                catalog: Any = None, claimed: Iterable[float] = (), items: Iterable[str] = (),
+                language: str | None = None) -> Facts:
     """The facts of a checked answer. `answer` is the deterministic answer (its rows, values,
     passages and text); `table_texts` what the table tools returned as the model saw it;
     `table_text` the checked answer composed from the table, if there is one; `items` the
@@ -213,7 +215,7 @@ def build_facts(answer: Answer, *, question: str, table_texts: Iterable[str] = (
         question=question, allowed=allowed, figures=figures, result_figures=result_figures,
         names=names, rounds=rounds, scenarios=scenarios, passages=list(answer.passages), texts=table_texts,
         key_values=key_values(answer) if answer.status == "answered" else [], key_names=key_names,
-        names_required=required, claimed=list(claimed), table_text=table_text, catalog=catalog)
+        names_required=required, claimed=list(claimed), table_text=table_text, catalog=catalog, language=language)
 
 
 def key_values(answer: Answer) -> list[float]:

@@ -137,3 +137,34 @@ INTERNAL = re.compile(r"\btool[ _-]?results?\b|\bchecked summary\b|\bcorrect ans
 def internal_words(text: str) -> list[str]:
     """Words of our code's conversation with the model that appear in `text`."""
     return list(dict.fromkeys(m.group(0).strip() for m in INTERNAL.finditer(text)))
+
+
+# --- which language a wording is in ----------------------------------------------------------------------
+
+# Small words each language writes in almost every sentence and the other never does ("in",
+# "av" and names are left out). A Swedish question answered in English is no better answer.
+LANGUAGE_WORDS = {
+    "en": frozenset("the is was were of and with by for has had have best highest lowest result results achieved "
+                    "which this that than its their from to on".split()),
+    "sv": frozenset("och är var det den som med på för bästa högsta lägsta resultat resultatet uppnådde vilket "
+                    "detta att än dess deras från till hade har inte".split()),
+}
+LANGUAGE_NAMES = {"en": "English", "sv": "Swedish"}
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|”[^”]*”|«[^»]*»|\([^)]*\)")
+MIN_OTHER_WORDS = 3  # fewer of the other language's words than this and the text is not judged
+
+
+def other_language(text: str, language: str | None) -> str | None:
+    """The language `text` is written in when it is not `language` (quotes, bracketed names and
+    citations left out), or None: at least MIN_OTHER_WORDS of the other language's small words,
+    and more of them than of its own."""
+    if language not in LANGUAGE_WORDS:
+        return None
+    words = re.findall(r"[^\W\d_]+", _QUOTED.sub(" ", text).lower())
+    own = sum(w in LANGUAGE_WORDS[language] for w in words)
+    for other, vocabulary in LANGUAGE_WORDS.items():
+        if other != language:
+            count = sum(w in vocabulary for w in words)
+            if count >= MIN_OTHER_WORDS and count > own:
+                return other
+    return None

@@ -283,3 +283,38 @@ def test_the_model_wins_only_when_its_checks_pass_and_the_readers_do_not():
     assert prefer(bad, model_good) is model_good
     assert prefer(good, model_good) is good  # a tie: the reader wins
     assert prefer(bad, model_bad) is bad and prefer(good, None) is good
+
+
+# --- the question's language ---------------------------------------------------------------------------------
+
+SV_QUESTION = "Vilket system hade bäst resultat på Llama 2 70B Offline i v6.1?"
+
+
+def test_a_swedish_question_answered_in_english_shows_the_swedish_answer():
+    from tests.assistant import test_agent
+
+    engine = Engine.from_table(test_agent._table(), settings_mod.load())
+    english = ("The best result for Llama 2 70B Offline in v6.1 is 1,136,100.47 Tokens/s, achieved by Nvidia's "
+               "Big box.")
+    model, _ = scripted_model([test_agent._route(), english])
+    answer = Agent(model, engine=engine, settings=settings_mod.load(), backend="scripted").answer(SV_QUESTION)
+    assert answer.answer == answer_question(SV_QUESTION, engine=engine, settings=settings_mod.load()).answer
+    assert any("in English, not the question's Swedish" in n for n in answer.notes)
+    swedish = "Nvidias Big box hade det bästa resultatet, 1 136 100,47 Tokens/s i v6.1."
+    model, _ = scripted_model([test_agent._route(), swedish])
+    assert Agent(model, engine=engine, settings=settings_mod.load(), backend="scripted").answer(SV_QUESTION).answer \
+        == swedish
+
+
+@pytest.mark.parametrize("text, language, other", [
+    ("The best result for Vera Rubin NVL72 in Qwen3-VL is 2 392,70 Samples/s, achieved by NVIDIA.", "sv", "en"),
+    ("Det bästa resultatet (qwen3-vl Offline, v6.1, closed-divisionen) är 2 392,70 Samples/s, av NVIDIA.", "sv", None),
+    ("Det bästa resultatet är 2 392,70 Samples/s och det hade NVIDIA.", "en", "sv"),
+    ('NVIDIA: "the highest result of the round was achieved with the best stack" (v6.1).', "sv", None),  # a quote
+    ("Nvidia's Big box: 1,136,100.47 Tokens/s.", "sv", None),  # too few words to judge
+    ("The best result is 1,136,100.47 Tokens/s.", None, None),  # no language given: not checked
+])
+def test_the_language_of_a_wording(text, language, other):
+    from assistant.wording import other_language
+
+    assert other_language(text, language) == other
