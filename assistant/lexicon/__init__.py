@@ -36,6 +36,7 @@ def fold(text: str) -> str:
     return text.translate(_FOLD)
 KINDS = ("measure", "operation", "direction", "grouping", "scope", "cue", "attribute", "comparator", "unit")
 GAP = 6  # words a "…" may skip
+TAG_CACHE = 64  # questions whose tags a lexicon remembers
 
 _TOKEN = re.compile(
     r"\d{1,3}(?:[,\u00a0\u202f]\d{3})+(?:\.\d+)?"  # 1,136,100 (one number)
@@ -141,6 +142,7 @@ class Lexicon:
                     if len(p.parts) == 1 and kind in TYPO_KINDS and not p.at_start and first.isalpha():
                         self._single.setdefault(first, []).append(p)
         self._single_words = [w for w in self._single if len(w) >= TYPO_MIN_LEN]
+        self._tagged: dict[tuple, list[Tag]] = {}
 
     def word_matches(self, part: str, token: str) -> bool:
         if part == "<num>":
@@ -167,7 +169,22 @@ class Lexicon:
         return self._match(rest, tokens, i + 1)
 
     def tag(self, tokens: list[Token]) -> list[Tag]:
-        """Every phrase of the table found in `tokens` (tags may overlap; readers decide)."""
+        """Every phrase of the table found in `tokens` (tags may overlap; readers decide).
+
+        Remembered for the last few questions: the router and the reader tag the same question
+        with the same lexicon, and tagging is most of the reading's cost."""
+        key = tuple((t.text, t.start, t.end) for t in tokens)
+        hit = self._tagged.get(key)
+        if hit is None:
+            hit = self._tagged[key] = self._tag(tokens)
+            if len(self._tagged) > TAG_CACHE:
+                try:  # oldest first; another thread may have evicted it already
+                    del self._tagged[next(iter(self._tagged))]
+                except (KeyError, RuntimeError, StopIteration):
+                    pass
+        return list(hit)
+
+    def _tag(self, tokens: list[Token]) -> list[Tag]:
         found: list[Tag] = []
         seen: set[tuple[str, str, int, int]] = set()
         for i, tok in enumerate(tokens):
