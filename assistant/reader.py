@@ -258,21 +258,34 @@ def parts(r: Reading) -> list[str]:
         return counted
     for conj in r.tagged("cue", "conjunction"):
         nxt = conj.last
+        ranked = lambda i: any(t.first == i for t in r.tagged("direction", "best", "worst"))  # noqa: E731
+        # "highest and lowest X": two ranking words share the rest of the question
+        if conj.first == 1 and ranked(0) and ranked(nxt) and nxt + 1 < len(r.tokens):
+            rest = r.text[r.tokens[nxt].end:]
+            return [r.text[:r.tokens[0].end] + rest, r.text[r.tokens[nxt].start:]]
         if conj.first < 2 or nxt >= len(r.tokens) - 1:
             continue
-        if _cue(r.tags, "lead", nxt) and nxt + 1 < len(r.tokens) - 1:
+        if (_cue(r.tags, "lead", nxt) or _cue(r.tags, "determiner", nxt)) and nxt + 1 < len(r.tokens) - 1:
             nxt += 1
         first = r.text[:conj.start].rstrip(" ,;")
         second = r.text[r.tokens[nxt].start:]
-        if len(r.tokens) - nxt < 3:  # ", and how many?" asks what the first part's answer states
+        # ", and how many?" asks what the first part's answer states; ", and who won?" asks anew
+        if len(r.tokens) - nxt < 3 and not any(t.first >= nxt for t in r.tagged("direction", "best", "worst")):
             continue
         if any(t.first == nxt for t in r.tagged("cue", "clause")):
             return [first, second]
         # "top whisper and top llama 3.1 8b": a ranking word starts a second question when each
         # side names its own benchmark.
-        if any(t.first == nxt for t in r.tagged("direction", "best", "worst")) and _own_benchmarks(r, conj.start):
+        if ranked(nxt) and (_own_benchmarks(r, conj.start) or _own_scope(r, conj.last)):
             return [first, second]
     return []
+
+
+def _own_scope(r: Reading, cut: int) -> bool:
+    """The part after the cut narrows the rows on its own ("..., and the best from a single node")."""
+    return any(t.first >= cut for t in r.tagged("scope") if t.value in ("single_node", "multi_node",
+                                                                          "single_accelerator", "power_runs")) \
+        or any(c.text and r.text.find(c.text) >= r.tokens[cut].start for c in r.conditions)
 
 
 def _own_benchmarks(r: Reading, cut: int) -> bool:

@@ -394,3 +394,15 @@ def test_requests_for_code_and_nonsense_measures_are_refused(catalog, question):
 def test_which_three_is_a_top_three(catalog):
     p = parse("which three systems had the highest llama 2 70b offline throughput in v6.1?", catalog)
     assert p.intent == "top" and p.spec.limit == 3
+
+
+@pytest.mark.parametrize("question,intents", [
+    ("how many submitters ran llama 2 70b offline in v6.1, and who won", ["count", "best"]),
+    ("best llama 2 70b offline in v6.1 overall, and the best from a single node", ["best", "best"]),
+    ("högsta och lägsta llama 2 70b offline i v6.1?", ["best", "worst"]),
+    ("highest and lowest llama 2 70b offline in v6.1", ["best", "worst"]),
+])
+def test_two_questions_in_one_are_both_answered(catalog, question, intents):
+    p = parse(question, catalog)
+    assert [part.intent for part in p.parts] == intents
+    assert all(part.spec.filters.benchmark for part in p.parts)  # the second part keeps the first's scope
