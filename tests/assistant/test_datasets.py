@@ -91,14 +91,21 @@ def test_the_cards_words_do_not_leak_into_the_default_table(engines):
     assert "quickest build" not in default.catalog.lexicon("en").phrases("direction", "best")
 
 
-def test_a_round_only_training_has_routes_there_and_says_so(results_table, shared_data):
-    """MLPerf Training v4.0 exists, MLPerf Inference v4.0 does not: the answer says both."""
+@pytest.fixture(scope="module")
+def mlperf(results_table, shared_data):
+    """(default engine over Inference routing to Training, the Training table): both real tables."""
     from ingest import settings as settings_mod
 
     default = Engine.from_table(results_table, settings_mod.load(data=str(shared_data)))
     card = load_card(Path(__file__).resolve().parents[2] / "data" / "cards" / "mlperf-training.toml")
     table, _ = read_card_table(card, default.settings)
     default._router = Router(default, [default.with_dataset(from_card(card), table)])
+    return default, table
+
+
+def test_a_round_only_training_has_routes_there_and_says_so(mlperf):
+    """MLPerf Training v4.0 exists, MLPerf Inference v4.0 does not: the answer says both."""
+    default, table = mlperf
     a = answer_question("slowest bert result in v4.0", engine=default, commentary=False)
     assert a.answer.startswith("MLPerf Inference has no round v4.0; this answer is from MLPerf Training.")
     assert a.rows[0]["round"] == "v4.0" and a.rows[0]["benchmark"] == "bert"
@@ -106,13 +113,8 @@ def test_a_round_only_training_has_routes_there_and_says_so(results_table, share
     assert a.rows[0]["result"] == slowest  # the longest time: lower is better, so this is the worst
 
 
-def test_a_question_naming_no_table_is_answered_from_both_labelled(results_table, shared_data):
-    from ingest import settings as settings_mod
-
-    default = Engine.from_table(results_table, settings_mod.load(data=str(shared_data)))
-    card = load_card(Path(__file__).resolve().parents[2] / "data" / "cards" / "mlperf-training.toml")
-    table, _ = read_card_table(card, default.settings)
-    default._router = Router(default, [default.with_dataset(from_card(card), table)])
+def test_a_question_naming_no_table_is_answered_from_both_labelled(mlperf, results_table):
+    default, table = mlperf
     a = answer_question("how many submitters were there in v5.1?", engine=default, commentary=False)
     inference, training = a.answer.split(" MLPerf Training: ")
     assert inference.startswith("MLPerf Inference: ")
