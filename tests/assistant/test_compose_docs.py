@@ -11,6 +11,7 @@ from assistant.answer import Passage
 from assistant.catalog import Catalog
 from assistant.compose_docs import figure_answer, asked_figure
 from assistant.parse import parse
+from tests.helpers.tables import small_table
 
 STATEMENTS = "MLCommons (statements written by the submitters)"
 
@@ -21,15 +22,7 @@ def _table() -> pd.DataFrame:
             ("v6.0", 600, "llama2-70b-99.9", "Offline", "Tokens/s", "HPE", "B200", "NVIDIA"),
             ("v4.1", 410, "llama2-70b-99.9", "Offline", "Tokens/s", "Dell", "H200", "NVIDIA"),
             ("v4.1", 410, "llama2-70b-99.9", "Offline", "Tokens/s", "UntetherAI", "speedAI240", "UntetherAI")]
-    cols = ["round", "round_order", "benchmark", "scenario", "units", "submitter", "accelerator_family",
-            "accelerator_vendor"]
-    df = pd.DataFrame(rows, columns=cols)
-    for c in cols:
-        if c != "round_order":
-            df[c] = df[c].astype("string")
-    df["benchmark_raw"] = df["benchmark"]
-    df["division"] = pd.array(["closed"] * len(df), dtype="string")
-    return df
+    return small_table(rows)
 
 
 @pytest.fixture(scope="module")

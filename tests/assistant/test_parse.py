@@ -7,6 +7,7 @@ import pytest
 
 from assistant.catalog import Catalog
 from assistant.parse import detect_language, parse, with_scope
+from tests.helpers.tables import small_table
 
 
 def _table() -> pd.DataFrame:
@@ -24,15 +25,7 @@ def _table() -> pd.DataFrame:
         ("v6.1", 601, "qwen3.6-27b", "SingleStream", "Latency (ms)", "NVIDIA", "Jetson AGX Thor", "NVIDIA"),
         ("v6.1", 601, "e2e-rag-qna", "Offline", "Tasks/s", "Intel", "Arc Pro B70", "Intel"),
     ]
-    cols = ["round", "round_order", "benchmark", "scenario", "units", "submitter", "accelerator_family",
-            "accelerator_vendor"]
-    df = pd.DataFrame(rows, columns=cols)
-    for c in cols:
-        if c != "round_order":
-            df[c] = df[c].astype("string")
-    df["benchmark_raw"] = df["benchmark"]
-    df["division"] = pd.array(["closed"] * len(df), dtype="string")
-    return df
+    return small_table(rows)
 
 
 @pytest.fixture(scope="module")
