@@ -367,6 +367,11 @@ def _loader_version() -> str:
     return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
 
 
+def cached_path(sha256: str, cache_dir: str | Path) -> Path:
+    """Where `load_document_cached` keeps the text of the file with this content hash."""
+    return Path(cache_dir) / f"{sha256}-{_loader_version()}.json"
+
+
 def load_document_cached(path: str | Path, sha256: str, cache_dir: str | Path | None) -> Document:
     """`load_document`, remembered by content hash (and this module's code) in `cache_dir`.
 
@@ -375,7 +380,7 @@ def load_document_cached(path: str | Path, sha256: str, cache_dir: str | Path | 
     """
     if cache_dir is None:
         return load_document(path)
-    cached = Path(cache_dir) / f"{sha256}-{_loader_version()}.json"
+    cached = cached_path(sha256, cache_dir)
     if cached.is_file():
         try:
             return Document(**json.loads(cached.read_text(encoding="utf-8")))

@@ -130,8 +130,13 @@ class EmbeddingCache:
 
 
 def embed_passages(embedder: Embedder, texts: list[str], cache: EmbeddingCache | None = None,
-                   batch_size: int = 32, progress: bool = False) -> tuple[list[list[float]], int]:
-    """Vectors for `texts` in order, embedding only what the cache lacks. Returns (vectors, newly embedded)."""
+                   batch_size: int = 32, progress: bool = False,
+                   after_batch: Callable[[], None] | None = None) -> tuple[list[list[float]], int]:
+    """Vectors for `texts` in order, embedding only what the cache lacks. Returns (vectors, newly embedded).
+
+    `after_batch` is called after every batch; an exception from it stops the embedding (the
+    batches done so far stay in the cache).
+    """
     keys = [text_key(t) for t in texts]
     known = cache.get_many(embedder.name, keys) if cache else {}
     by_key = {k: t for k, t in zip(keys, texts)}
@@ -150,4 +155,6 @@ def embed_passages(embedder: Embedder, texts: list[str], cache: EmbeddingCache |
                     cache.put_many(embedder.name, fresh)  # per batch: a killed ingest keeps its progress
                 known.update(fresh)
                 bar.update(len(batch))
+                if after_batch:
+                    after_batch()
     return [known[k] for k in keys], len(missing)

@@ -10,3 +10,6 @@ class SourceError(Exception):
         self.path = str(path)
         self.problem = problem
         super().__init__(f"{self.path}: {problem}")
+
+    def __reduce__(self):  # raised in ingest's PDF worker process, re-raised in the parent
+        return (type(self), (self.path, self.problem))

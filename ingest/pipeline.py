@@ -128,18 +128,83 @@ def _read_tables(files: list[sources_mod.LocalFile], max_mb: int):
     return table
 
 
-def _read_documents(files: list[sources_mod.LocalFile], settings, cache_dir: Path) -> tuple[list, int]:
-    from ingest.documents import load_chunks
+def _document_chunks(f: sources_mod.LocalFile, settings, cache_dir: Path, doc=None) -> list:
+    """One document file's chunks; `doc` when its text was already extracted (by the PDF worker)."""
+    from ingest.documents import document_chunks, load_document_cached
 
-    chunks = []
-    for f in files:
+    try:
+        if doc is None:
+            doc = load_document_cached(f.path, f.sha256, cache_dir)
+        return document_chunks(doc, settings.chunk_tokens, settings.chunk_overlap, url=f.public_url,
+                               source=f.source.publisher or f.source.name, language=f.source.language,
+                               doc_kind=f.source.kind)
+    except SourceError as exc:
+        raise sources_mod.evict(f, exc) from None
+
+
+class _PdfWorker:
+    """Text extraction of the PDFs not in the extracted-text cache, in one worker process.
+
+    pypdf's layout mode takes seconds per PDF on one core, all Python; the embedder's two
+    OpenMP threads leave part of the second core idle between their barriers. So the PDFs
+    are read in a worker while this process reads the tables and embeds every other chunk,
+    and only the PDFs' own chunks are embedded after. A failed PDF is reported at the next
+    embedding batch (`check`), not after all of them.
+    """
+
+    def __init__(self, files: list[sources_mod.LocalFile], cache_dir: Path):
+        from ingest.documents import PDF, cached_path
+
+        self._files = {f.rel: f for f in files
+                       if f.path.suffix.lower() in PDF and not cached_path(f.sha256, cache_dir).is_file()}
+        self._pool = None
+        self._futures: dict[str, Any] = {}
+        if self._files:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            from ingest.documents import load_document_cached
+
+            # spawn, not fork: the parent may already run threads (chromadb, pyarrow, a test's server)
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._futures = {rel: self._pool.submit(load_document_cached, f.path, f.sha256, cache_dir)
+                             for rel, f in self._files.items()}
+
+    def __enter__(self) -> "_PdfWorker":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def pending(self, f: sources_mod.LocalFile) -> bool:
+        return f.rel in self._futures
+
+    def document(self, f: sources_mod.LocalFile):
+        """The extracted document, or None if the worker could not run (then the caller reads it)."""
+        from concurrent.futures.process import BrokenProcessPool
+
         try:
-            chunks.extend(load_chunks(f.path, settings.chunk_tokens, settings.chunk_overlap, url=f.public_url,
-                                      source=f.source.publisher or f.source.name, language=f.source.language,
-                                      doc_kind=f.source.kind, sha256=f.sha256, cache_dir=cache_dir))
+            return self._futures[f.rel].result()
         except SourceError as exc:
             raise sources_mod.evict(f, exc) from None
-    return chunks, len(files)
+        except BrokenProcessPool:  # died, or could not start (a caller's __main__ without a guard)
+            return None
+
+    def check(self) -> None:
+        """Raise the error of a PDF that failed already (called between embedding batches)."""
+        for rel, future in self._futures.items():
+            if future.done() and future.exception() is not None:
+                self.document(self._files[rel])
+
+
+def _check_ids(chunks: list) -> None:
+    seen: set[str] = set()
+    for chunk in chunks:
+        if chunk.id in seen:
+            raise SourceError(chunk.metadata.get("doc_id", chunk.id), f"two chunks share the id {chunk.id!r} "
+                                                                      "(same file name in two collections?)")
+        seen.add(chunk.id)
 
 
 def _read_verified(files: list[sources_mod.LocalFile]) -> list:
@@ -211,30 +276,43 @@ def _fill_from_manifest(report: IngestReport, manifest: dict[str, Any]) -> None:
 
 def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, source_root: str,
            report: IngestReport, progress: bool) -> dict[str, Any]:
-    """Read everything, then fill a new generation folder; any failure removes that folder."""
-    from ingest.cards import build_cards
-    from ingest.dataset_ingest import carry_forward
-    from ingest.embed import EmbeddingCache, embed_passages, get_embedder
-
-    if settings.chroma_url:
-        store_mod.http_client(settings.chroma_url).heartbeat()  # fail now, not after the slow part
-    table = _read_tables([f for f in files if f.source.kind == "results"], settings.max_source_mb)
-    cards = list(build_cards(table))
+    """Read everything and embed it, then fill a new generation folder; any failure there removes that folder."""
     work = Path(settings.work_cache).expanduser() if settings.get("work_cache") else root
+    doc_cache = work / store_mod.DOC_CACHE
     documents = [f for f in files if f.source.kind in sources_mod.DOCUMENT_KINDS]
-    doc_chunks, n_docs = _read_documents(documents, settings, work / store_mod.DOC_CACHE)
-    verified = _read_verified([f for f in files if f.source.kind == "verified"])
-    # What is searched: commentary and guide chunks ("doc") and verified questions. Entity cards are
-    # not embedded: no search reads them (the catalog resolves names from the table), and their
-    # vectors were a third of the cold ingest's embedding work. They are kept beside the index.
-    chunks = doc_chunks + verified
-    seen: set[str] = set()
-    for chunk in chunks + cards:
-        if chunk.id in seen:
-            raise SourceError(chunk.metadata.get("doc_id", chunk.id), f"two chunks share the id {chunk.id!r} "
-                                                                      "(same file name in two collections?)")
-        seen.add(chunk.id)
-    embedder = get_embedder(settings.embedder)
+    with _PdfWorker(documents, doc_cache) as pdfs:  # first: it runs while everything else below does
+        from ingest.cards import build_cards
+        from ingest.embed import EmbeddingCache, embed_passages, get_embedder
+
+        if settings.chroma_url:
+            store_mod.http_client(settings.chroma_url).heartbeat()  # fail now, not after the slow part
+        table = _read_tables([f for f in files if f.source.kind == "results"], settings.max_source_mb)
+        cards = list(build_cards(table))
+        read = {f.rel: _document_chunks(f, settings, doc_cache) for f in documents if not pdfs.pending(f)}
+        verified = _read_verified([f for f in files if f.source.kind == "verified"])
+        # What is searched: commentary and guide chunks ("doc") and verified questions. Entity cards are
+        # not embedded: no search reads them (the catalog resolves names from the table), and their
+        # vectors were a third of the cold ingest's embedding work. They are kept beside the index.
+        early = [c for chunks in read.values() for c in chunks] + verified
+        _check_ids(early + cards)
+        embedder = get_embedder(settings.embedder)
+        cache = EmbeddingCache(work / store_mod.EMBED_CACHE)
+        try:
+            _, new = embed_passages(embedder, [embedding_text(c) for c in early], cache, progress=progress,
+                                    after_batch=pdfs.check)
+            for f in documents:
+                if pdfs.pending(f):
+                    read[f.rel] = _document_chunks(f, settings, doc_cache, pdfs.document(f))
+            doc_chunks = [c for f in documents for c in read[f.rel]]
+            chunks = doc_chunks + verified
+            _check_ids(chunks + cards)
+            vectors, late = embed_passages(embedder, [embedding_text(c) for c in chunks], cache, progress=progress)
+            new += late
+        finally:
+            cache.close()
+    from ingest.dataset_ingest import carry_forward
+
+    n_docs = len(documents)
     rows_per_round = {str(k): int(v) for k, v in table["round"].value_counts().sort_index().items()}
     manifest = {
         "version": MANIFEST_VERSION,
@@ -260,11 +338,6 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
         datasets = carry_forward(store_mod.current_generation(root), gen)  # tables added by `ingest --card`
         if datasets:
             manifest["datasets"] = datasets
-        cache = EmbeddingCache(work / store_mod.EMBED_CACHE)
-        try:
-            vectors, new = embed_passages(embedder, [embedding_text(c) for c in chunks], cache, progress=progress)
-        finally:
-            cache.close()
         store_mod.write_cards(gen, cards)
         manifest = store_mod.write_index(gen, chunks, vectors, manifest, settings.chroma_url)
         store_mod.publish(root, gen)

@@ -96,6 +96,52 @@ def test_ingest_builds_a_generation_with_table_documents_and_cards(tmp_path):
     assert not store.search("system", k=50, where={"kind": "card"})  # kept beside the index, not embedded
 
 
+def test_a_source_error_from_the_pdf_worker_arrives_whole():
+    import pickle
+
+    err = pickle.loads(pickle.dumps(SourceError("docs/d.pdf", "not a readable PDF")))
+    assert isinstance(err, SourceError) and (err.path, err.problem) == ("docs/d.pdf", "not a readable PDF")
+    assert str(err) == "docs/d.pdf: not a readable PDF"
+
+
+def test_pdf_text_comes_from_the_cache_without_a_worker_on_a_rebuild(tmp_path, monkeypatch):
+    import concurrent.futures
+
+    settings = mirror_settings(tmp_path)
+    first = run_ingest(settings, progress=False)
+
+    def no_worker(*args, **kwargs):
+        raise AssertionError("a worker process for a PDF whose text is cached")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_worker)
+    again = run_ingest(settings, progress=False, fresh=True)  # the PDF's text is cached by content now
+    assert again.status == "built" and again.chunks == first.chunks and again.embedded_new == 0
+    pdf = store_mod.open_store(settings).search("Statement two", k=1, where={"doc_id": "d.pdf"})[0]
+    assert pdf["metadata"]["page"] == 2
+
+
+def test_pdfs_are_read_here_when_the_worker_process_breaks(tmp_path, monkeypatch):
+    import concurrent.futures
+    from concurrent.futures.process import BrokenProcessPool
+
+    class BrokenPool:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def submit(self, *args, **kwargs):
+            future = concurrent.futures.Future()
+            future.set_exception(BrokenProcessPool("the worker died"))
+            return future
+
+        def shutdown(self, **kwargs):
+            pass
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", BrokenPool)
+    settings = mirror_settings(tmp_path)
+    report = run_ingest(settings, progress=False)
+    assert report.status == "built" and "d.pdf" in store_mod.open_store(settings).manifest["document_ids"]
+
+
 def test_second_ingest_is_unchanged_and_a_changed_source_only_embeds_new_chunks(tmp_path):
     settings = mirror_settings(tmp_path)
     first = run_ingest(settings, progress=False)

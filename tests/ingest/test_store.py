@@ -54,6 +54,20 @@ def test_embedding_cache_only_embeds_new_texts(tmp_path):
     cache.close()
 
 
+def test_a_failing_after_batch_check_stops_embedding_and_keeps_the_done_batches(tmp_path):
+    cache = EmbeddingCache(tmp_path / "cache.sqlite")
+    emb = CountingEmbedder()
+
+    def stop():
+        raise RuntimeError("a PDF failed")
+
+    with pytest.raises(RuntimeError, match="a PDF failed"):
+        embed_passages(emb, ["a", "b c", "d e f"], cache, batch_size=1, after_batch=stop)
+    assert emb.seen == ["a"]  # the first batch, then the check stopped it
+    assert embed_passages(emb, ["a"], cache)[1] == 0  # and that batch is in the cache
+    cache.close()
+
+
 def _settings(tmp_path, **kw):
     return settings_mod.load(store=str(tmp_path / "store"), embedder="hash", **kw)
 
