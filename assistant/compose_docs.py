@@ -399,6 +399,12 @@ def _sections(passages: list[Passage]) -> list[tuple[str, str, Passage]]:
     return out
 
 
+# Sentences quoted from a guide section: a short paragraph whole, so the reason behind a term
+# ("the apples-to-apples results") is not cut off after its first line.
+TERM_SENTENCES = 3
+TERMS_SENTENCES = 2  # per term, when a question asks about two
+
+
 def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts: list[str]) -> Answer:
     """A term explained by the guide in the question's language: the section whose heading is the
     term (else the one that best shares the question's words), its first sentences quoted and
@@ -429,13 +435,14 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         if both:
             chosen.append(max(both, key=lambda sec: score(sec, None)))
         chosen = list({id(sec): sec for sec in chosen}.values())
-        quotes = [templates.text(lang, "docs", "define", quote=" ".join(_sentences(body)[:1] or [body[:300]]),
+        quotes = [templates.text(lang, "docs", "define",
+                                 quote=" ".join(_sentences(body)[:TERMS_SENTENCES] or [body[:300]]),
                                  title=p.title or p.id) for _, body, p in chosen]
         text = " ".join(quotes)
         cited = [p for _, _, p in chosen]
     else:
         head, body, p = max(sections, key=lambda sec: score(sec, terms[0] if terms else None))
-        sentences = _sentences(body)[:2] or [body[:300]]
+        sentences = _sentences(body)[:TERM_SENTENCES] or [body[:300]]
         text = templates.text(lang, "docs", "define", quote=" ".join(sentences), title=p.title or p.id)
         cited = [p]
     if facts:
