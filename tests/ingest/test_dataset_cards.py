@@ -441,3 +441,25 @@ def test_the_default_ingest_adds_the_default_cards_and_skips_one_without_data(tm
     assert manifest["rows"] > 0  # the default data is there too
     assert main(["ingest", *_args(settings)]) == 0  # a second run rebuilds nothing
     assert "unchanged" in capsys.readouterr().out
+
+
+def test_a_warm_default_ingest_knows_its_card_tables_are_unchanged_without_reading_them(tmp_path, capsys,
+                                                                                       monkeypatch):
+    card = write_fixture(tmp_path / "own")
+    settings = mirror_settings(tmp_path)
+    monkeypatch.setenv("RESULTSQA_CARDS", str(card))
+    assert main(["ingest", "--quiet", *_args(settings)]) == 0
+    capsys.readouterr()
+
+    def no_read(*args, **kwargs):
+        raise AssertionError("a card table read on a warm ingest")
+
+    monkeypatch.setattr("ingest.dataset_ingest.read_card_table", no_read)
+    assert main(["ingest", "--quiet", *_args(settings)]) == 0
+    out = capsys.readouterr().out
+    assert "unchanged: dataset compile-times already in generation" in out and "dataset    compile-times: 8 rows" in out
+    (tmp_path / "own" / "compile_2025-03.csv").write_text(MARCH.replace("412.5", "413.5"), encoding="utf-8")
+    monkeypatch.undo()
+    monkeypatch.setenv("RESULTSQA_CARDS", str(card))
+    assert main(["ingest", "--quiet", *_args(settings)]) == 0  # a changed source: read and rebuilt
+    assert "dataset added compile-times" in capsys.readouterr().out
