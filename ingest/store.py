@@ -107,7 +107,8 @@ def ingest_lock(root: Path) -> Iterator[None]:
 
 
 def new_generation(root: Path, fingerprint: str) -> Path:
-    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"{time.time_ns() // 1000 % 1_000_000:06d}Z"
+    now = time.time_ns()  # one reading: seconds and microseconds from two could roll over between them
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now // 1_000_000_000)) + f"{now // 1000 % 1_000_000:06d}Z"
     gen = root / f"{GEN_PREFIX}{stamp}-{fingerprint[:8]}"
     gen.mkdir(parents=True)
     return gen
