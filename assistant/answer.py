@@ -42,7 +42,7 @@ class Passage(BaseModel):
     rounds: list[str] = Field(default_factory=list)
     language: str | None = None
     page: int | None = None
-    kind: str = "doc"  # doc | card
+    kind: str = "doc"  # doc (commentary and guide) | verified (a solved question)
     doc_kind: str = ""  # what the document is: guide, news, vendor-blog, supplemental-discussion, ...
     score: float | None = None
 

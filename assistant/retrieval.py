@@ -187,7 +187,7 @@ def dedupe(passages: Iterable[Passage]) -> list[Passage]:
 
 def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind: str = "doc",
            want: Want | None = None, doc_kind: str | None = None) -> list[Passage]:
-    """Top-k passages of `kind` ("doc" commentary and guide, or "card" entity cards) for `query`:
+    """Top-k passages of `kind` ("doc" commentary and guide, or "verified" solved questions) for `query`:
     over-fetched from the vector index, deduplicated, reranked (`rerank`), and restricted to the
     rounds asked for (round-less passages, like the guide, stay)."""
     if store is None or not (query or "").strip() or k <= 0:
