@@ -703,6 +703,8 @@ def _run_aggregate(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: lis
     if agg in METRIC_AGGREGATES:
         filters = _apply_default_division(table, filters, default_division, notes)
     spec = spec.model_copy(update={"filters": filters})
+    if agg in ("count", "nunique") and not spec.group_by:
+        return _count(table, spec, plan, max_rows)
     df = _mask(table, filters, plan)
     keys = list(spec.group_by or [])
     unit: str | None = None
@@ -790,6 +792,43 @@ def _run_aggregate(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: lis
                          groups=groups_df, truncated=truncated, value=result_value, matched=matched,
                          by_division=by_division)
     return result
+
+
+def _count(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, max_rows: int) -> QueryResult:
+    """One count (or count of distinct values) on cached numpy columns; only the rows it cites are
+    taken from the table. The recorded pandas is the same computation (a property test checks)."""
+    mask, parts = _filter_mask(table, spec.filters)
+    if parts:
+        plan.add("df = df[" + " & ".join(parts) + "]")
+    cols = _Columns.of(table)
+    pos = np.flatnonzero(mask.to_numpy())
+    if spec.aggregate == "count":
+        value = float(len(pos))
+        plan.add("value = len(df)")
+        counted = None
+    else:
+        counted = cols.objects(spec.column)[pos]
+        value = float(len({v for v in counted.tolist() if v is not None}))
+        plan.add(f"value = df[{spec.column!r}].nunique()")
+    by_division: dict[str, float] = {}
+    if not spec.filters.division and "division" in table.columns:
+        divisions = cols.objects("division")[pos].tolist()
+        per: dict[str, set | int] = {}
+        for i, d in enumerate(divisions):
+            if d is None:
+                continue
+            if counted is None:
+                per[d] = per.get(d, 0) + 1
+            elif counted[i] is not None:
+                per.setdefault(d, set()).add(counted[i])
+        if len(per) > 1:
+            by_division = {str(d): float(n if isinstance(n, int) else len(n)) for d, n in sorted(per.items())}
+            plan.add("by_division = df.groupby('division')" + (".size()" if counted is None else
+                                                               f"[{spec.column!r}].nunique()"))
+    rows = table.iloc[pos[:max_rows]]
+    rows = rows.assign(value=_float(rows["result"]), value_unit=rows["units"])
+    return QueryResult(spec=spec, rows=rows, value=value, matched=len(pos), truncated=len(pos) > max_rows,
+                       by_division=by_division)
 
 
 def _run_difference(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[str],
