@@ -106,6 +106,8 @@ class Engine:
 
         if self.store is None:
             return []
+        if kind == "doc" and self.dataset is not None:  # a card table's own documents, never the default's
+            kind = f"doc:{self.dataset.id}"
         return search(self.store, query, int(k or self.settings.retrieval_k), rounds=rounds, kind=kind, want=want,
                       doc_kind=doc_kind)
 

@@ -320,11 +320,13 @@ def chunk_text(text: str, chunk_tokens: int, chunk_overlap: int) -> list[str]:
 
 
 def document_chunks(doc: Document, chunk_tokens: int, chunk_overlap: int, url: str = "",
-                    source: str = "", language: str = "", doc_kind: str = "") -> list[Chunk]:
+                    source: str = "", language: str = "", doc_kind: str = "", dataset: str = "") -> list[Chunk]:
     """Chunks with the flat metadata retrieval and citations read (see ingest.records.Chunk).
 
     Boilerplate (running headers, page numbers, embargo notices) is removed first, and a chunk
-    whose text the document already gave is not given again.
+    whose text the document already gave is not given again. A document about a dataset card's
+    table (`dataset`) has kind "doc:<id>", so a search for the default table's documents ("doc")
+    never returns it, and one for that table's returns only its own.
     """
     from ingest.boilerplate import clean_document
 
@@ -335,7 +337,8 @@ def document_chunks(doc: Document, chunk_tokens: int, chunk_overlap: int, url: s
     if doc_kind:  # else the collection's kind (commentary, guide) from the sources file
         base.setdefault("doc_kind", doc_kind)
     base.update({
-        "kind": "doc",
+        "kind": f"doc:{dataset}" if dataset else "doc",
+        "dataset": dataset,
         "doc_id": doc.doc_id,
         "title": doc.title,
         "source": str(base.get("source") or source),

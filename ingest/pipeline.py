@@ -137,7 +137,7 @@ def _document_chunks(f: sources_mod.LocalFile, settings, cache_dir: Path, doc=No
             doc = load_document_cached(f.path, f.sha256, cache_dir)
         return document_chunks(doc, settings.chunk_tokens, settings.chunk_overlap, url=f.public_url,
                                source=f.source.publisher or f.source.name, language=f.source.language,
-                               doc_kind=f.source.kind)
+                               doc_kind=f.source.kind, dataset=f.source.dataset)
     except SourceError as exc:
         raise sources_mod.evict(f, exc) from None
 

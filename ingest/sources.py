@@ -52,6 +52,7 @@ class Source:
     publisher: str = ""  # documents: default `source` of documents whose front matter names none
     language: str = ""  # documents: default `language` likewise
     root: str = "mirror"  # "clone": `path` is inside this repository, read locally whatever the mirror
+    dataset: str = ""  # documents about a dataset card's table (its id); "" = the default table's
 
     def pin(self, rel: str) -> str | None:
         """The expected sha256 of a file of this source, if the sources file pins it."""
@@ -118,6 +119,7 @@ def load_sources(path: str | os.PathLike) -> list[Source]:
             files=tuple(entry.get("files", ())), urls=dict(entry.get("urls", {})),
             sha256s=dict(pin) if isinstance(pin, dict) else {},
             publisher=entry.get("publisher", ""), language=entry.get("language", ""), root=root,
+            dataset=entry.get("dataset", ""),
         ))
     return sources
 

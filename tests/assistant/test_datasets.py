@@ -134,3 +134,17 @@ def test_reader_words_that_hold_on_any_table(engines):
     assert [r["result_id"] for r in second.rows[:2]] == ["b-0004", "b-0003"]
     overview = ask(engines, "how did team blue do in 2025-09 builds?")
     assert "None" not in overview.answer and "chromium" in overview.answer
+
+
+def test_each_table_quotes_only_its_own_commentary(engine):
+    """The Training Supplemental Discussion is indexed for the Training table only: an Inference
+    answer never quotes it, and a Training answer quotes nothing else."""
+    training = engine.router.by_id("mlperf-training")
+    question = "according to the v5.1 supplemental discussion, what did submitters say?"
+    own = training.search(question, k=8)
+    assert own and all(p.id.startswith("doc:training-v5.1_") for p in own)
+    default = engine.search(question, k=8)
+    assert default and not any("training-v5.1" in p.id for p in default)
+    a = answer_question("what did submitters say in the mlperf training v5.1 supplemental discussion?", engine=engine)
+    assert a.reading.startswith("MLPerf Training") and a.passages
+    assert all("training-v5.1" in p.id for p in a.passages)

