@@ -38,6 +38,7 @@ TOOLS_SUFFIX = " Call tools to get the facts first; QuerySpec filters take exact
 LANGUAGES = {"en": "English", "sv": "Swedish"}
 TABLE_ROWS = 3  # rows of the table result shown for wording (the correct answer names the ones it rests on)
 SUMMARY_CHARS = 700  # the deterministic summary shown to the model (prompt budget ~1,500 tokens per question)
+DOCUMENT_CHARS = 1500  # passage text shown for wording, all passages together (about 400 tokens)
 
 
 def answer_system(language: str, *, tools: bool = False) -> str:
@@ -45,11 +46,15 @@ def answer_system(language: str, *, tools: bool = False) -> str:
     return ANSWER_SYSTEM.format(language=LANGUAGES.get(language, "English")) + (TOOLS_SUFFIX if tools else "")
 
 
-def document_block(passages: list[Passage], limit_chars: int = 500) -> str:
-    """Passages quoted as data inside <document> tags (tags inside the text are neutralised)."""
-    blocks = []
+def document_block(passages: list[Passage], limit_chars: int = 500, total_chars: int = DOCUMENT_CHARS) -> str:
+    """Passages quoted as data inside <document> tags (tags inside the text are neutralised), best
+    first, until `total_chars`: the prompt budget holds however many passages retrieval returns."""
+    blocks, used = [], 0
     for p in passages:
         text = re.sub(r"</?\s*document[^>]*>", "", p.text, flags=re.I)[:limit_chars]
+        if blocks and used + len(text) > total_chars:
+            break
+        used += len(text)
         blocks.append(f'<document id="{p.id}" title="{p.title[:80]}">\n{text}\n</document>')
     return "\n".join(blocks)
 
@@ -60,7 +65,7 @@ def answer_user(question: str, results: list[Any], table_text: str) -> str:
     hybrid = len(results) > 1
     for r in results:
         if r.name == "search_commentary":
-            parts.append(f"Documents:\n{document_block(r.passages, 350 if hybrid else 500)}")
+            parts.append(f"Documents:\n{document_block(r.passages, 350 if hybrid else 500, 1000 if hybrid else 1500)}")
         else:
             # The rows behind the correct answer, without the spec that found them or the caveats
             # (our code attaches those to the answer): the model rewords, it does not re-run
@@ -70,6 +75,7 @@ def answer_user(question: str, results: list[Any], table_text: str) -> str:
                 shown["rows"] = shown["rows"][:1 if hybrid else TABLE_ROWS]  # documents need the room
             parts.append(f"Results table (JSON): {json.dumps(shown, ensure_ascii=False, default=str, separators=(',', ':'))}")
     if table_text:
-        summary = table_text if len(table_text) <= SUMMARY_CHARS else table_text[:SUMMARY_CHARS].rsplit(" ", 1)[0] + " …"
+        cap = SUMMARY_CHARS // 2 if hybrid else SUMMARY_CHARS  # the documents need the room
+        summary = table_text if len(table_text) <= cap else table_text[:cap].rsplit(" ", 1)[0] + " …"
         parts.append(f"Correct answer to reword: {summary}")
     return "\n".join(parts)
