@@ -109,3 +109,5 @@ HELDOUT_PATH = Path(__file__).resolve().parent / "questions" / "mlperf-heldout.j
 # Written by someone who never saw the reader, frozen before the compositional reader (never tuned on).
 HELDOUT2_PATH = Path(__file__).resolve().parent / "questions" / "mlperf-heldout2.jsonl"
 FRESH_PATH = Path(__file__).resolve().parent / "questions" / "mlperf-fresh.jsonl"
+FRESH2_PATH = Path(__file__).resolve().parent / "questions" / "mlperf-fresh2.jsonl"
+TRAINING_PATH = Path(__file__).resolve().parent / "questions" / "mlperf-training.jsonl"
