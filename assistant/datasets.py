@@ -7,8 +7,10 @@ same reader, shapes and executor over a catalog of its own: the card gives the n
 `lower_is_better` column). Nothing here knows what any table measures.
 
 Routing is by evidence in the question, strongest first: a pinned data set (UI, API `scope`,
-CLI); the card's `dataset` words ("training", "träna"); a round that only one table has.
-Otherwise the default table answers, as before cards existed.
+CLI); the cards' `dataset` words ("training", "träna"; the default table's card words keep a
+question on it); a round that only one table has; a benchmark name only one table knows.
+Otherwise the default table answers, and `assistant.offline` adds the answer of every other table
+that knows what the question names (docs/datasets.md).
 """
 
 from __future__ import annotations

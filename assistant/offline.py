@@ -51,9 +51,9 @@ def _joined(question: str, parts: list[Answer]) -> Answer:
 def answer_question(question: str, *, engine: Any, conversation: Any = None, settings: Any = None,
                     scope: dict[str, list[str]] | None = None, commentary: bool = True) -> Answer:
     """Answer one question from the engine's table (and commentary store) with no model: the
-    question is read once, and each part of a two-part question is answered from its reading."""
-    from assistant.parse import parse
-
+    question is read once, and each part of a two-part question is answered from its reading. The
+    router picks the table (assistant/datasets.py); a question that names no table is answered
+    from every table that can, each part labelled."""
     route, scope = _routed(question, engine, scope)
     if route.reason == "unknown":
         return Answer(question=question, status="no_data",
@@ -118,11 +118,13 @@ def _labelled(question: str, answers: list[Answer]) -> Answer:
         if title:
             a.answer = f"{title}: {a.answer}"
     joined = _joined(question, answers)
-    joined.query = {**(joined.query or {}), "parsed": (answers[0].query or {}).get("parsed")}  # follow-ups: the default
+    # a follow-up continues from the default table's reading
+    joined.query = {**(joined.query or {}), "parsed": (answers[0].query or {}).get("parsed")}
     return joined
 
 
-def _routed(question: str, engine: Any, scope: dict[str, list[str]] | None) -> tuple[Route, dict[str, list[str]] | None]:
+def _routed(question: str, engine: Any,
+            scope: dict[str, list[str]] | None) -> tuple[Route, dict[str, list[str]] | None]:
     """The engine of the table the question is about (a `dataset` in `scope` pins one), and the
     scope's filters without that key."""
     pinned = (scope or {}).get("dataset")

@@ -10,7 +10,6 @@ what it measures is not available (no model file, no baseline environment).
 
 from __future__ import annotations
 
-import math
 import os
 import platform
 import shutil
