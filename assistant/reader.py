@@ -256,9 +256,11 @@ def parts(r: Reading) -> list[str]:
     counted = _two_counted(r)
     if counted:
         return counted
+    def ranked(i: int) -> bool:
+        return any(t.first == i for t in r.tagged("direction", "best", "worst"))
+
     for conj in r.tagged("cue", "conjunction"):
         nxt = conj.last
-        ranked = lambda i: any(t.first == i for t in r.tagged("direction", "best", "worst"))  # noqa: E731
         # "highest and lowest X": two ranking words share the rest of the question
         if conj.first == 1 and ranked(0) and ranked(nxt) and nxt + 1 < len(r.tokens):
             rest = r.text[r.tokens[nxt].end:]

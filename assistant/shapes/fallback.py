@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from assistant.parsed import Parsed
+from assistant.reader import Reading
 from assistant.spec import Filters
 from assistant.shapes import words
 from assistant.shapes.registry import Context, shape
@@ -20,11 +21,9 @@ def _unknown_identifiers(ctx: Context) -> list[str]:
     """Names of measures the data does not have: an identifier ("banana_score"), or an unknown
     word before a measure noun ("the banana score") that is no entity and no word we read."""
     r = ctx.reading
-    spans = [m.span for m in r.matches]
 
-    def known(i: int) -> bool:  # an entity, or any word the lexicon reads (a card's words too)
-        tok = r.tokens[i]
-        return any(s <= tok.start and tok.end <= e for s, e in spans) or any(t.first <= i < t.last for t in r.tags)
+    def known(i: int) -> bool:
+        return _read_at(r, i)
 
     def plain(i: int) -> bool:  # "in", "of", "their": words that may stand inside a measure's name
         return any(t.first <= i < t.last and (t.kind, t.value) == ("cue", "plain") for t in r.tags)
@@ -201,26 +200,26 @@ def round_overview(ctx: Context) -> Parsed:
     return parsed
 
 
+def _read_at(r: Reading, i: int) -> bool:
+    """Token i is read: inside an entity name, or under any lexicon phrase (a card's words too)."""
+    tok = r.tokens[i]
+    return any(m.span[0] <= tok.start and tok.end <= m.span[1] for m in r.matches) or any(
+        t.first <= i < t.last for t in r.tags)
+
+
 def _unread(ctx: Context) -> list[str]:
     """Words no entity and no lexicon phrase covers: what the question says that we did not read."""
     r = ctx.reading
-    spans = [m.span for m in r.matches]
-    return [tok.text for i, tok in enumerate(r.tokens) if tok.text.isalpha()
-            and not any(s <= tok.start and tok.end <= e for s, e in spans)
-            and not any(t.first <= i < t.last for t in r.tags)]
+    return [tok.text for i, tok in enumerate(r.tokens) if tok.text.isalpha() and not _read_at(r, i)]
 
 
 def _unknown_names(ctx: Context) -> str:
     """Words right before "results" that are no entity and no word the lexicon reads: the name of
     something the data does not have ("jetson orin results")."""
     r = ctx.reading
-    spans = [m.span for m in r.matches]
 
     def unknown(i: int) -> bool:
-        tok = r.tokens[i]
-        return tok.text.isalpha() and len(tok.text) > 1 and not any(s <= tok.start and tok.end <= e
-                                                                     for s, e in spans) \
-            and not any(t.first <= i < t.last for t in r.tags)
+        return r.tokens[i].text.isalpha() and len(r.tokens[i].text) > 1 and not _read_at(r, i)
 
     for t in r.tagged("measure", "results", "throughput"):
         i = t.first
