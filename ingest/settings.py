@@ -198,7 +198,7 @@ def markdown_table() -> str:
     lines = ["| setting | env var | default | what it does |", "|---|---|---|---|"]
     for s in SETTINGS:
         default = "(unset)" if s.default is None else f"`{s.default}`"
-        if s.name in {"data", "sources", "store", "cache"}:
+        if s.name in {"data", "sources", "store", "cache", "cards"}:
             default = f"`{_relative_to_clone(Path(str(s.default)))}` (relative to the clone)"
         lines.append(f"| `{s.name}` | `{s.env}` | {default} | {s.help} |")
     return "\n".join(lines) + "\n"
