@@ -23,6 +23,7 @@ from typing import Any
 from assistant import lexicon
 
 DATASET_KIND = "dataset"
+DEFAULT_ID = "default"  # pins the default table when no card describes it
 DOCUMENT_CUES = ("source", "source_weak", "commentary")  # lexicon cues of a question about documents
 
 
@@ -32,9 +33,6 @@ class Dataset:
 
     id: str
     title: str
-    measure: str  # the measure's name ("time to train")
-    unit: str | None
-    lower_is_better: bool
     aliases: tuple[dict[str, Any], ...] = ()
     words: dict[str, dict[str, Any]] = field(default_factory=dict)  # language -> kind -> tag -> phrases
 
@@ -45,9 +43,7 @@ class Dataset:
 
 def from_card(card: Any) -> Dataset:
     """A `Dataset` from a loaded `ingest.dataset_card.DatasetCard`."""
-    return Dataset(id=card.id, title=card.title, measure=card.measure.name or card.measure.column,
-                   unit=card.measure.unit, lower_is_better=card.measure.direction == "lower",
-                   aliases=tuple(card.aliases), words=dict(card.lexicon))
+    return Dataset(id=card.id, title=card.title, aliases=tuple(card.aliases), words=dict(card.lexicon))
 
 
 def in_store(store: Any) -> list[tuple[Dataset, Any]]:
@@ -108,17 +104,13 @@ class Router:
 
     def by_id(self, dataset_id: str) -> Any | None:
         own = default_dataset()
-        if dataset_id in (None, "", self.default_id) or (own is not None and dataset_id == own.id):
+        if dataset_id in (None, "", DEFAULT_ID) or (own is not None and dataset_id == own.id):
             return self.default
         return next((e for e in self.others if e.dataset.id == dataset_id), None)
 
     def ids(self) -> list[str]:
         own = default_dataset()
-        return [own.id if own is not None else self.default_id] + [e.dataset.id for e in self.others]
-
-    @property
-    def default_id(self) -> str:
-        return "default"
+        return [own.id if own is not None else DEFAULT_ID] + [e.dataset.id for e in self.others]
 
     def route(self, question: str) -> Route:
         if not self.others:
