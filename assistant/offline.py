@@ -64,10 +64,11 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
     if route.reason == "round":  # the table people mean by default has no such round: say so first
         answer.answer = _other_table_note(route, parsed.language) + " " + answer.answer
     elif route.reason == "default" and previous is None and answer.status == "answered" and answer.rows:
-        others = [_also(question, other, scope, parsed) for other in route.engine.router.others]
-        others = [a for a in others if a is not None]
+        others = [(other.dataset.title, _also(question, other, scope, parsed)) for other in route.engine.router.others]
+        others = [(title, a) for title, a in others if a is not None]
         if others:
-            answer = _labelled(question, [answer, *others])
+            own = default_dataset()
+            answer = _labelled(question, [(own.title if own is not None else "", answer), *others])
     return answer
 
 
@@ -110,13 +111,12 @@ def _names(parsed: Parsed) -> set[str]:
     return {m.text.lower() for m in parsed.entities if m.text}
 
 
-def _labelled(question: str, answers: list[Answer]) -> Answer:
+def _labelled(question: str, titled: list[tuple[str, Answer]]) -> Answer:
     """One answer from several tables, each part starting with its table's title."""
-    own = default_dataset()
-    titles = [own.title if own is not None else ""] + [a.reading.split(" · ")[0] for a in answers[1:]]
-    for title, a in zip(titles, answers):
+    for title, a in titled:
         if title:
             a.answer = f"{title}: {a.answer}"
+    answers = [a for _, a in titled]
     joined = _joined(question, answers)
     # a follow-up continues from the default table's reading
     joined.query = {**(joined.query or {}), "parsed": (answers[0].query or {}).get("parsed")}
