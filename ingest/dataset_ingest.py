@@ -274,9 +274,10 @@ def ingest_default_cards(settings, progress: bool = False) -> tuple[CardReport |
         return unchanged, []
     usable, warnings = [], []
     for path in default_cards(settings):
-        try:
+        try:  # its files are there and pass their pins: ingest_cards reads them once, after
             card = load_card(path)
-            read_card_table(card, settings, None, False)
+            for src in card.sources:
+                _locate(card, src, settings, None, False)
         except (SourceError, OSError, ValueError) as exc:
             warnings.append(f"dataset card {path.name} skipped: {str(exc).splitlines()[0]}")
             continue
