@@ -17,7 +17,9 @@ ROW_COLUMNS = [("result_id", 18), ("submitter", 16), ("system_name", 40), ("benc
 
 
 def configure_ask(p: argparse.ArgumentParser) -> None:
-    p.add_argument("question", nargs="+", help="The question, e.g. \"Best Llama 2 70B Offline result in v6.1?\"")
+    from assistant.prompts import help_question
+
+    p.add_argument("question", nargs="+", help=f"The question, e.g. \"{help_question()}\"")
     p.add_argument("--json", action="store_true", help="Print exactly one JSON object (the Answer).")
     p.add_argument("--history", metavar="FILE",
                    help="JSON list of earlier user questions in this conversation (for follow-ups).")

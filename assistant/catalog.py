@@ -99,6 +99,8 @@ class Catalog:
     columns: frozenset[str] = frozenset()  # the table's columns: shapes group only by what exists
     # A dataset card's reader words per language ([lexicon.<language>.<kind>]); none for the default table.
     words: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # A dimension's values, most preferred first (the card's [order]): the scenario assumed when none is named.
+    order: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _lexicons: dict[str, Any] = field(default_factory=dict, repr=False)
     # Known names with no rows in this table ("Gaudi 3"): asked about -> no_data, not a guess.
     absent: dict[str, str] = field(default_factory=dict)
@@ -111,10 +113,16 @@ class Catalog:
     publishers: dict[str, str] = field(default_factory=dict)
     publisher_docs: dict[str, list[str]] = field(default_factory=dict)  # publisher -> its document ids
 
+    def preference(self, column: str, value: str) -> int:
+        """Rank of `value` in the card's order of `column` (unlisted values last)."""
+        order = self.order.get(column, ())
+        return order.index(value) if value in order else len(order)
+
     # --- construction ---------------------------------------------------------------------
     @classmethod
     def from_table(cls, df: Any, aliases_file: Path | str | None = ALIASES_FILE) -> "Catalog":
-        """Build the catalog from the normalised results table (and the curated alias file)."""
+        """Build the catalog from the normalised results table (and the curated alias file). The
+        default table's (`aliases_file` left as is) also takes its card's [order]."""
         from ingest.schema import FILTERABLE
 
         vocab: dict[str, list[str]] = {}
@@ -135,6 +143,11 @@ class Catalog:
         catalog = cls(vocab=vocab, rounds=rounds, benchmarks_by_round=by_round, combos=combos,
                       columns=frozenset(str(c) for c in df.columns))
         catalog._build_index(df, aliases_file)
+        if aliases_file == ALIASES_FILE:
+            from assistant.datasets import default_dataset
+
+            own = default_dataset()
+            catalog.order = dict(own.order) if own is not None else {}
         return catalog
 
     def _add(self, phrase: str, column: str, values: Iterable[str], *, replace: bool = False) -> None:

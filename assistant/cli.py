@@ -23,7 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ingest": ("ingest.cli", "Read the sources in data/sources.toml and (re)build the index, atomically."),
     "status": ("ingest.cli", "Show what is indexed: rounds, rows, documents, chunks, embedder, store, last ingest."),
     "ask": ("assistant.ask_cli", "Answer one question (exact numbers with citations)."),
-    "chat": ("assistant.ask_cli", "Interactive chat in the terminal, with follow-ups."),
+    "chat": ("assistant.ask_cli", "Chat in the terminal, with follow-ups."),
     "ui": ("ui.cli", "Start the Streamlit chat."),
     "serve": ("ui.cli", "Start the HTTP API (ask, SSE stream, OpenAI-compatible chat)."),
     "eval": ("eval.cli", "Run a question set with gold answers and report accuracy, speed and cost."),

@@ -14,7 +14,6 @@ from assistant import semantics, templates
 from assistant.answer import Answer, Value
 from assistant.compose import _answer, _fmt, _query, _round_key, _who, compact_rows, row_citations
 from assistant.parsed import Parsed
-from assistant.shapes.defaults import SCENARIO_PREFERENCE
 
 MAX_IN_TEXT = 8
 
@@ -23,9 +22,9 @@ def _say(lang: str, key: str, **values: Any) -> str:
     return templates.text(lang, "answer", key, **values)
 
 
-def _preferred(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per benchmark: its most usual scenario (Offline before Server before ...)."""
-    rank = {s: i for i, s in enumerate(SCENARIO_PREFERENCE)}
+def _preferred(rows: list[dict[str, Any]], parsed: Parsed) -> list[dict[str, Any]]:
+    """One row per benchmark: its most usual scenario (the first in the table card's [order])."""
+    rank = {s: i for i, s in enumerate(parsed.order.get("scenario", ()))}
     best: dict[str, dict[str, Any]] = {}
     for row in rows:
         bench = str(row.get("benchmark"))
@@ -77,7 +76,7 @@ def _overview(question: str, result: Any, parsed: Parsed, rows: list[dict[str, A
     lang = parsed.language
     rnd = _latest(rows)
     in_round = [r for r in rows if str(r.get("round")) == rnd]
-    shown = _preferred(in_round)
+    shown = _preferred(in_round, parsed)
     entity = _entity_label(parsed) or ("Alla inskickare" if lang == "sv" else "All submitters")
     items = "; ".join(_item(r, lang) for r in shown[:MAX_IN_TEXT])
     more = _say(lang, "overview_more", n=len(in_round) - min(len(shown), MAX_IN_TEXT)) \
@@ -166,7 +165,7 @@ def _appearances(question: str, result: Any, parsed: Parsed, rows: list[dict[str
     rounds = sorted({str(r.get("round")) for r in rows}, key=_round_key)
     per_round = []
     for rnd in rounds:
-        shown = _preferred([r for r in rows if str(r.get("round")) == rnd])
+        shown = _preferred([r for r in rows if str(r.get("round")) == rnd], parsed)
         per_round.append(f"{rnd} — " + ", ".join(_item(r, lang, who=False) for r in shown[:4])
                          + (f" (+{len(shown) - 4})" if len(shown) > 4 else ""))
     entity = _entity_label(parsed)

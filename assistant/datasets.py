@@ -35,6 +35,7 @@ class Dataset:
     title: str
     aliases: tuple[dict[str, Any], ...] = ()
     words: dict[str, dict[str, Any]] = field(default_factory=dict)  # language -> kind -> tag -> phrases
+    order: dict[str, tuple[str, ...]] = field(default_factory=dict)  # column -> values, most preferred first
 
     def routing_words(self) -> list[str]:
         """Every language's `dataset` phrases: "träna" routes an English-typed question too."""
@@ -43,7 +44,8 @@ class Dataset:
 
 def from_card(card: Any) -> Dataset:
     """A `Dataset` from a loaded `ingest.dataset_card.DatasetCard`."""
-    return Dataset(id=card.id, title=card.title, aliases=tuple(card.aliases), words=dict(card.lexicon))
+    return Dataset(id=card.id, title=card.title, aliases=tuple(card.aliases), words=dict(card.lexicon),
+                   order=dict(card.order))
 
 
 def in_store(store: Any) -> list[tuple[Dataset, Any]]:

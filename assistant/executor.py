@@ -30,6 +30,7 @@ import pandas as pd
 
 from assistant import semantics
 from assistant.spec import Filters, QuerySpec, Range
+from assistant.units import power_unit
 from ingest.schema import COLUMN_NAMES, FILTERABLE
 
 # (round, submitter, platform, benchmark, scenario): one row per system result. The submitter is part
@@ -536,15 +537,17 @@ def _metric(table: pd.DataFrame, pos: np.ndarray, metric: str, plan: _Plan,
         notes.append("power: lower is better for the same work (only v4.1 and v5.1 have power results)")
     elif metric == "efficiency":
         power = cols.numbers("power_result")[pos] if "power_result" in table.columns else np.full(len(pos), np.nan)
-        watts = cols.objects("power_units")[pos] == "Watts" if "power_units" in table.columns \
+        watt = power_unit()  # energy per query has no efficiency
+        watts = cols.objects("power_units")[pos] == watt if "power_units" in table.columns \
             else np.zeros(len(pos), dtype=bool)
         with np.errstate(invalid="ignore"):
             keep = watts.astype(bool) & ~cols.latency()[pos] & (power > 0)
         pos, units = pos[keep], units[keep]
-        plan.add("df = df[(df['power_units'] == 'Watts') & (df['power_result'] > 0)]")
+        plan.add(f"df = df[(df['power_units'] == {watt!r}) & (df['power_result'] > 0)]")
         values = result[keep] / power[keep]
-        value_units = _suffixed(units, " per Watt")
-        plan.add("df = df.assign(value=df['result'] / df['power_result'], value_unit=df['units'] + ' per Watt')")
+        per = semantics.metric_unit("efficiency", None)
+        value_units = _suffixed(units, f" {per}")
+        plan.add(f"df = df.assign(value=df['result'] / df['power_result'], value_unit=df['units'] + ' {per}')")
         notes.append(semantics.EFFICIENCY_NOTE)
     elif metric in semantics.SIZE_METRICS:
         values = cols.numbers(metric)[pos]

@@ -15,52 +15,49 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from assistant import units
 from assistant.answer import Answer, Passage
 from assistant.numbers import candidates, numbers_in, readings, stated_spans, states
 
 NAME_COLUMNS = ("benchmark", "submitter", "accelerator_family", "accelerator_vendor", "accelerator", "system_name",
                 "platform")
-SCENARIOS = ("Offline", "Server", "SingleStream", "MultiStream", "Interactive")
 ROUND = re.compile(r"(?<![\w.])v\d+(?:\.\d+)+(?:[-–][A-Za-z0-9]+)*")
 NAME_CAP = 5  # a list answer's wording must name this many of its items (all of them when fewer)
 
-# A unit written after a number, and the kind of figure it makes.
-UNIT = re.compile(r"\s*(?P<unit>(?:tokens|samples|queries|tasks)\s*(?:/\s*s|per second)(?:\s+per\s+(?:accelerator|gpu|"
-                  r"watt|w)\b)?|ms\b|µs\b|s\b|watts?\b|w\b|mj\b|millijoules?\b|%|gpus?\b|accelerators?\b|"
-                  r"acceleratorer\b|nodes?\b|noder\b|[x×](?=\s|$|[A-Z]))", re.IGNORECASE)
+# A unit written after a number (the words are data: assistant/lexicon/units.toml).
+UNIT = units.unit_pattern()
+
+
+def scenario_names(catalog: Any) -> list[str]:
+    """The table's scenarios (none without a catalog, or in a table without scenarios)."""
+    return list(catalog.vocab.get("scenario", [])) if catalog is not None else []
 
 
 def unit_kinds(unit: str | None) -> set[str]:
-    """The kinds of figure a unit makes: "Tokens/s" → throughput, "Tokens/s per accelerator" →
-    per_accelerator (and throughput), "Latency (ms)" / "ms" → latency, "Watts" → power, ..."""
+    """The kinds of figure a unit makes: a rate → throughput, a rate "per accelerator" →
+    per_accelerator (and throughput), a latency unit → latency, a power unit → power, ..."""
     u = (unit or "").strip().lower()
     if not u:
         return set()
-    if "per accelerator" in u or "per gpu" in u:
+    per_accelerator, per_power = units.per_words()
+    if any(f"per {w}" in u for w in per_accelerator):
         return {"per_accelerator", "throughput"}
-    if "per watt" in u or u.endswith("per w"):
+    if any(f"per {w}" in u for w in per_power) and (u.endswith(tuple(per_power))):
         return {"efficiency", "throughput"}
     if "/s" in u.replace(" ", "") or "per second" in u:
         return {"throughput"}
-    if u.startswith("latency") or u in ("ms", "s", "µs"):
+    if u.startswith("latency"):
         return {"latency"}
-    if u in ("watts", "watt", "w"):
-        return {"power"}
-    if u in ("millijoules", "millijoule", "mj"):
-        return {"energy"}
-    if u == "%":
-        return {"relative"}
-    if u in ("accelerators", "accelerator", "nodes", "node", "noder", "gpus", "gpu", "acceleratorer", "x", "×"):
-        return {"count"}
-    return set()
+    kind = units.kind_of_word(u)
+    return {kind} if kind else set()
 
 
 def unit_key(unit: str | None) -> str:
-    """A unit in one spelling, to tell "Samples/s" from "Tokens/s" and "ms" from "s"."""
+    """A unit in one spelling, to tell one rate from another and "ms" from "s"."""
     u = re.sub(r"\s+", " ", (unit or "").strip().lower())
     u = re.sub(r"^latency \((\w+)\)$", r"\1", u)
     u = re.sub(r" ?/ ?s\b| per second", "/s", u)
-    return {"watts": "w", "watt": "w", "millijoules": "mj", "millijoule": "mj"}.get(u, u)
+    return units.key(u)
 
 
 @dataclass
@@ -207,7 +204,7 @@ def build_facts(answer: Answer, *, question: str, table_texts: Iterable[str] = (
     for text in [*table_texts, answer.answer, question]:
         rounds |= set(ROUND.findall(text))
     scenarios = {v for c, v in names if c == "scenario"}
-    scenarios |= {s for s in SCENARIOS if re.search(rf"\b{s}\b", question, re.IGNORECASE)}
+    scenarios |= {s for s in scenario_names(catalog) if re.search(rf"\b{re.escape(s)}\b", question, re.IGNORECASE)}
     result_figures = {float(row[c]) for row in rows for c in ("result", "value")
                       if isinstance(row.get(c), (int, float))} | {v.value for v in answer.values}
     key_names, required = _key_names(answer, list(items))

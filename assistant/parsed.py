@@ -43,6 +43,8 @@ class Parsed:
     suggestions: list[str] = dc_field(default_factory=list)  # follow-up questions worth asking next
     reading: Reading | None = None
     parts: list["Parsed"] = dc_field(default_factory=list)  # a two-part question: one Parsed per part
+    # The table card's preferred values per column (its [order]): which scenario an overview shows.
+    order: dict[str, tuple[str, ...]] = dc_field(default_factory=dict)
 
     def state(self) -> dict[str, Any]:
         """What a follow-up needs from this turn (stored inside Answer.query["parsed"])."""

@@ -11,14 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from assistant import lexicon
+from assistant import lexicon, units
 from assistant.catalog import Catalog, Match
 from assistant.lexicon import Tag, Token
 
 # Columns a numeric condition may bound, and whether their values are whole numbers (then
 # "more than 64" means at least 65).
 _WHOLE = {"total_accelerators", "number_of_nodes", "accelerators_per_node"}
-_RESULT_UNITS = {"result_ms": "Latency (ms)", "result_s": "Latency (s)", "result": None}
 # Scopes that are numeric conditions: (scope tag, column, (min, max)).
 _SCOPES = [("multi_node", "number_of_nodes", (2, None)), ("single_node", "number_of_nodes", (None, 1)),
            ("single_accelerator", "total_accelerators", (1, 1))]
@@ -130,9 +129,9 @@ def _bound(kind: str, n: float, whole: bool) -> tuple[float | None, float | None
 
 
 def _condition(kind: str, n: float, unit: Tag, tokens: list[Token], first: int) -> Condition:
-    column = "result" if unit.value in _RESULT_UNITS else unit.value
+    column = "result" if units.is_result_bound(unit.value) else unit.value
     lo, hi = _bound(kind, n, column in _WHOLE)
-    return Condition(column, lo, hi, " ".join(t.text for t in tokens[first:unit.last]), _RESULT_UNITS.get(unit.value))
+    return Condition(column, lo, hi, " ".join(t.text for t in tokens[first:unit.last]), units.bound_unit(unit.value))
 
 
 def _conditions(text: str, tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon,
@@ -149,7 +148,7 @@ def _conditions(text: str, tags: list[Tag], tokens: list[Token], lex: lexicon.Le
             q = _quantity(tokens, comp.first - 1, lex, tags)
             unit = _unit_after(tags, comp.last) if q else None
             first = comp.first - 1
-        if q is not None and unit is not None and not (comp.value == "eq" and unit.value in _RESULT_UNITS):
+        if q is not None and unit is not None and not (comp.value == "eq" and units.is_result_bound(unit.value)):
             out.append(_condition(comp.value, q[0], unit, tokens, first))
         elif q is not None and unit is None and bare_is_result and comp.value in ("gt", "ge", "lt", "le"):
             lo, hi = _bound(comp.value, q[0], False)  # "over 150k on llama 3.1 8b": the benchmark's result
@@ -187,9 +186,9 @@ def _ranges(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> list[
         if high is None or unit is None or high[0] < low[0]:
             continue
         first = i - 1 if any(t.kind == "comparator" and t.value == "between" and t.last == i for t in tags) else i
-        column = "result" if unit.value in _RESULT_UNITS else unit.value
+        column = "result" if units.is_result_bound(unit.value) else unit.value
         out.append(Condition(column, low[0], high[0], " ".join(t.text for t in tokens[max(first, 0):unit.last]),
-                             _RESULT_UNITS.get(unit.value)))
+                             units.bound_unit(unit.value)))
     return out
 
 

@@ -26,6 +26,7 @@ from pydantic import ValidationError
 from assistant.numbers import numbers_in
 from assistant.parsed import Parsed
 from assistant.prompts import REPAIR, ROUTE_SYSTEM
+from assistant.prompts import data as prompts_data
 from assistant.route_schema import NARROW_FILTERS, NARROW_SPEC, RouteBase, field_list, route_from_spec, \
     route_schema
 from assistant.semantics import SIZE_METRICS
@@ -45,27 +46,10 @@ class Worked:
     search_query: str | None = None
 
 
-# Two worked examples per tier, in the fixed prefix: a small model copies the form of an
-# example far more reliably than it follows a description (offline-stack notes: 3/10 specs
-# fully right with examples, 0/10 without).
-BUILT_IN_EXAMPLES: dict[str, list[Worked]] = {
-    "narrow": [
-        Worked("Top 3 Llama 2 70B Server results in v6.0?",
-               QuerySpec(limit=3, filters=Filters(round=["v6.0"], benchmark=["llama2-70b-99.9"], scenario=["Server"]))),
-        Worked("What did the press say about the B200 in v6.1?",
-               QuerySpec(filters=Filters(round=["v6.1"], accelerator_family=["B200"])), "search_commentary",
-               "B200 results v6.1"),
-    ],
-    "full": [
-        Worked("Which submitter had the most results in v6.1?",
-               QuerySpec(op="aggregate", aggregate="count", group_by=["submitter"], order="desc",
-                         filters=Filters(round=["v6.1"]))),
-        Worked("Compare the B200 and MI355X on Llama 2 70B Offline in v6.1",
-               QuerySpec(op="compare",
-                         filters=Filters(round=["v6.1"], benchmark=["llama2-70b-99.9"], scenario=["Offline"]),
-                         sides=[Filters(accelerator_family=["B200"]), Filters(accelerator_family=["MI355X"])])),
-    ],
-}
+def built_in_examples(tier: str) -> list[Worked]:
+    """The tier's two worked examples of the fixed prefix (`prompts.toml` [[route.<tier>]])."""
+    return [Worked(e["question"], QuerySpec.model_validate(e["spec"]), e.get("tool", "query_results"),
+                   e.get("search_query")) for e in prompts_data()["route"][tier]]
 
 
 def _in_schema_order(route: RouteBase, tier: str) -> dict[str, Any]:
@@ -86,7 +70,7 @@ def route_system(tier: str) -> str:
     """The fixed prefix of the routing prompt for a tier: instructions, fields, worked examples."""
     examples = "\n".join(f"Question: {w.question}\n"
                          f"Reply: {route_json(w.spec, tier, tool=w.tool, search_query=w.search_query)}"
-                         for w in BUILT_IN_EXAMPLES[tier])
+                         for w in built_in_examples(tier))
     return f"{ROUTE_SYSTEM}\nFields:\n{field_list(tier)}\nExamples:\n{examples}"
 
 

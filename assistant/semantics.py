@@ -11,18 +11,17 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
+from assistant import units
 from ingest.schema import LATENCY_UNITS
 
 DERIVED_NOTE = "per-accelerator figures are derived (result ÷ total accelerators), not an official MLPerf metric"
-EFFICIENCY_NOTE = "efficiency figures are derived (result ÷ system power in Watts), not an official MLPerf metric"
+EFFICIENCY_NOTE = "efficiency figures are derived (result ÷ system power), not an official MLPerf metric"
 LATENCY_NOTE = "latency: lower is better"
 PREVIEW_NOTE = "these rows include preview systems (not yet available)"
 RDI_NOTE = "these rows include rdi systems (research, development or internal)"
 # System size as a metric: "the largest system" ranks systems, not results, so one row per system.
 SIZE_METRICS = {"total_accelerators": "accelerators", "number_of_nodes": "nodes"}
 
-# Short unit names for display ("12.5 ms" reads better than "12.5 Latency (ms)").
-_SHORT_UNITS = {"Latency (ms)": "ms", "Latency (s)": "s", "Latency (us)": "µs"}
 
 
 def is_latency(unit: str | None) -> bool:
@@ -46,9 +45,10 @@ def metric_unit(metric: str, unit: str | None, power_unit: str | None = None) ->
     if metric == "result_per_accelerator":
         return f"{unit} per accelerator" if unit else "per accelerator"
     if metric == "efficiency":
-        return f"{unit} per Watt" if unit else "per Watt"
+        per = f"per {units.power_unit().rstrip('s')}"  # a rate per unit of power
+        return f"{unit} {per}" if unit else per
     if metric == "power":
-        return power_unit or "Watts"
+        return power_unit or units.power_unit()
     return unit
 
 
@@ -108,7 +108,7 @@ def format_value(value: float | int | None, unit: str | None = None, *, exact: b
     number = format_number(value, exact=exact, lang=lang)
     if not unit:
         return number
-    return f"{number} {_SHORT_UNITS.get(unit, unit)}"
+    return f"{number} {units.short(unit)}"
 
 
 _MISSING_TYPES = {"NAType", "NaTType"}

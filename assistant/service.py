@@ -38,9 +38,10 @@ def _prepare(question: str, *, history: list[str] | None, conversation: Any, set
     name = backend or settings.backend
     question = (question or "").strip()
     if not question:
-        return Answer(question="", answer="Please type a question, for example: "
-                      "\"Which system had the best Llama 2 70B Offline result in v6.1?\"", status="error",
-                      backend=name)
+        from assistant.prompts import help_question
+
+        return Answer(question="", answer=f"Please type a question, for example: \"{help_question()}\"",
+                      status="error", backend=name)
     if len(question) > settings.max_question_chars:
         return Answer(question=question[:200], answer=f"The question is too long ({len(question)} characters; "
                       f"the limit is {settings.max_question_chars}). Please shorten it.", status="error",

@@ -44,8 +44,8 @@ class Filters(BaseModel):
     accelerator: list[str] | None = None
     accelerator_vendor: list[str] | None = Field(None, description="chip vendor, e.g. NVIDIA, AMD")
     accelerator_family: list[str] | None = Field(None, description="short chip name, e.g. B200, MI355X")
-    benchmark: list[str] | None = Field(None, description="normalised benchmark key, e.g. llama2-70b-99.9")
-    scenario: list[str] | None = Field(None, description="Offline / Server / Interactive / SingleStream / MultiStream")
+    benchmark: list[str] | None = Field(None, description="normalised benchmark key, as the table writes it")
+    scenario: list[str] | None = Field(None, description="scenario, as the table writes it")
     units: list[str] | None = None
     framework: list[str] | None = None
     precision: list[str] | None = None

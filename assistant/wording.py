@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from assistant import units
 from assistant.facts import UNIT, unit_kinds
 from assistant.numbers import stated_spans
 
@@ -31,7 +32,7 @@ _MEASURE_PATTERNS = [
     ("accuracy", r"\baccura\w*|\brouge\w*|\bnoggrann\w*"),
     ("latency", r"\blatenc\w*|\blatens\w*|\bms\b|\bmilliseconds?\b|\bresponse times?\b|\bsvarstid\w*"),
     ("power", r"\bpower\b|\bwatts?\b|\bdr[ae]w(?:s|n|ing)?\b|\bconsum\w*|\beffekt(?:en)?\b|\bförbruk\w*|\bW\b"),
-    ("throughput", r"\bthroughput\b|\b(?:tokens|samples|queries|tasks)\s*(?:/\s*s|per second)\b|\bgenomströmning\w*"),
+    ("throughput", rf"\bthroughput\b|{units.rate_pattern()}|\bgenomströmning\w*"),
 ]
 MEASURE_WORDS = [(kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in _MEASURE_PATTERNS]
 # Kind of figure -> the measure words that may describe it.

@@ -59,7 +59,8 @@ LEXICON_KINDS = ("measure", "operation", "direction", "grouping", "scope", "cue"
 LEXICON_LANGUAGES = ("en", "sv")
 
 FIELDS = ("id", "title", "description", "publisher", "homepage", "source", "dimensions", "entities", "sizes",
-          "measure", "secondary", "columns", "citation", "defaults", "display", "alias", "lexicon")
+          "measure", "secondary", "columns", "citation", "defaults", "order", "display", "alias",
+          "lexicon")
 SOURCE_FIELDS = ("path", "url", "root", "reader", "sha256", "rows")
 MEASURE_FIELDS = ("column", "name", "unit", "unit_column", "direction", "lower_units", "kind")
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
@@ -138,6 +139,9 @@ class DatasetCard:
     url_column: str | None = None
     url_template: str | None = None
     defaults: dict[str, str] = field(default_factory=dict)
+    # A dimension's values, most preferred first: what an answer assumes when a question names none
+    # (the scenario of "best Llama 2 70B result"), and the order of one-per-benchmark overviews.
+    order: dict[str, tuple[str, ...]] = field(default_factory=dict)
     display_columns: dict[str, str] = field(default_factory=dict)
     display_values: dict[str, dict[str, str]] = field(default_factory=dict)
     aliases: tuple[dict[str, Any], ...] = ()
@@ -309,7 +313,7 @@ def load_card(path: str | Path) -> DatasetCard:
         path=path, sha256=hashlib.sha256(raw).hexdigest(), text=text, id=card_id, title=title,
         sources=sources, roles=roles, measure=measure, secondary=secondary, keep=keep, derive=derive,
         id_column=id_column, url_column=url_column, url_template=url_template,
-        defaults=r.mapping(data, "defaults", ""), display_columns={}, display_values={},
+        defaults=r.mapping(data, "defaults", ""), order=_load_order(r, data), display_columns={}, display_values={},
         aliases=_load_aliases(r, data), lexicon=_load_lexicon(r, data, card_id), info=info,
     )
     _check_names(r, card)
@@ -320,11 +324,17 @@ def load_card(path: str | Path) -> DatasetCard:
     outputs = card.output_columns()
     for name, where in [*[(c, "display.columns") for c in display_columns],
                         *[(c, "display.values") for c in display_values],
-                        *[(c, "defaults") for c in card.defaults]]:
+                        *[(c, "defaults") for c in card.defaults],
+                        *[(c, "order") for c in card.order]]:
         if name not in outputs:
             raise r.fail(f"{where}.{name}: no column {name!r} in the normalised table; "
                          f"columns are {', '.join(outputs)}")
     return dataclasses.replace(card, display_columns=display_columns, display_values=display_values)
+
+
+def _load_order(r: _Reader, data: dict) -> dict[str, tuple[str, ...]]:
+    order = r.table(data, "order", "")
+    return {column: r.texts(order, column, "order") for column in order}
 
 
 def _load_sources(r: _Reader, data: dict) -> tuple[CardSource, ...]:
@@ -688,6 +698,11 @@ def check_table(card: DatasetCard, table, name: str = "the table") -> None:
         if value not in have:
             raise card_error(card.path, f"defaults.{column}: no value {value!r} in column {column} of {name}; "
                                         f"values are {shown(have)}")
+    for column, values in card.order.items():
+        have = set(values_of(column))
+        if missing := [v for v in values if v not in have]:
+            raise card_error(card.path, f"order.{column}: no value {missing[0]!r} in column {column} of {name}; "
+                                        f"values are {shown(sorted(have))}")
     for column, mapping in card.display_values.items():
         have = set(values_of(column))
         for value in mapping:

@@ -18,14 +18,13 @@ def _no_benchmark(ctx: Context) -> bool:
     return not ctx.benchmarks
 
 
-@shape("difference_gone", priority=30, example="Which benchmarks from v6.0 were dropped in v6.1?",
-       applies=lambda ctx: ctx.reading.has("operation", "gone") and _no_benchmark(ctx))
+@shape("difference_gone", priority=30, applies=lambda ctx: ctx.reading.has("operation", "gone") and _no_benchmark(ctx))
 def difference_gone(ctx: Context) -> Parsed:
     """What was in the earlier round and is no longer in the later one."""
     return _difference(ctx, gone=True)
 
 
-@shape("difference", priority=31, example="Which benchmarks are new in v6.1?",
+@shape("difference", priority=31,
        applies=lambda ctx: (ctx.reading.has("operation", "new")
                             or (ctx.reading.has("operation", "not_in") and len(ctx.rounds) >= 2)) and _no_benchmark(ctx))
 def difference(ctx: Context) -> Parsed:
@@ -85,8 +84,7 @@ def _count_rank_applies(ctx: Context) -> bool:
             and not r.has("measure", *_ROW_MEASURES))
 
 
-@shape("count_rank", priority=35, example="Which submitter had the most results in v6.1?",
-       applies=_count_rank_applies)
+@shape("count_rank", priority=35, applies=_count_rank_applies)
 def count_rank(ctx: Context) -> Parsed:
     """Groups ranked by how many results they have ("who submitted the most results")."""
     r, parsed = ctx.reading, ctx.parsed
@@ -105,8 +103,7 @@ def count_rank(ctx: Context) -> Parsed:
     return parsed
 
 
-@shape("count", priority=40, example="How many submitters were there in v6.0?",
-       applies=lambda ctx: words.is_count(ctx.reading, ctx.explicit))
+@shape("count", priority=40, applies=lambda ctx: words.is_count(ctx.reading, ctx.explicit))
 def count(ctx: Context) -> Parsed:
     """How many results, or distinct submitters / systems / benchmarks (per round if none named)."""
     parsed, catalog, r = ctx.parsed, ctx.catalog, ctx.reading
@@ -139,7 +136,7 @@ def _list_applies(ctx: Context) -> bool:
     return words.is_list(r) or conditioned
 
 
-@shape("list", priority=45, example="Which benchmarks are in v6.1?", applies=_list_applies)
+@shape("list", priority=45, applies=_list_applies)
 def listing(ctx: Context) -> Parsed:
     """The distinct values of a column (benchmarks, submitters, systems) with their row counts."""
     r = ctx.reading

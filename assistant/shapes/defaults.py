@@ -10,9 +10,6 @@ from assistant.catalog import Catalog, Match
 from assistant.parsed import Parsed
 from assistant.spec import Filters
 
-# The scenario assumed when none is named, most preferred first (an MLPerf Inference default;
-# a dataset card will carry it).
-SCENARIO_PREFERENCE = ["Offline", "Server", "Interactive", "SingleStream", "MultiStream"]
 _NOT_SIDES = {"round", "division", "benchmark"}
 
 
@@ -62,7 +59,7 @@ def default_scenario(catalog: Catalog, benchmarks: list[str], rounds: list[str],
     scen_units = catalog.scenarios_for(benchmarks, rounds)
     if not scen_units:
         return None
-    ordered = sorted(scen_units, key=lambda s: SCENARIO_PREFERENCE.index(s) if s in SCENARIO_PREFERENCE else 99)
+    ordered = sorted(scen_units, key=lambda s: catalog.preference("scenario", s))  # the card's [order]
     if latency:
         lat = [s for s in ordered if any(is_latency(u) for u in scen_units[s])]
         if lat:

@@ -42,7 +42,7 @@ def _define_applies(ctx: Context) -> bool:
     return all(column in TERMS for column, values in ctx.explicit.items() if values)
 
 
-@shape("define", priority=15, example="What does the Offline scenario mean?", applies=_define_applies)
+@shape("define", priority=15, applies=_define_applies)
 def define(ctx: Context) -> Parsed:
     """What a term means (a scenario, a division, a benchmark, rdi): the guide, quoted, plus table facts."""
     ctx.parsed.intent = "define"

@@ -47,7 +47,7 @@ def _overview_applies(ctx: Context) -> bool:
             and not r.has("operation", "count", "list", "new", "gone", "compare", "trend", "who"))
 
 
-@shape("overview", priority=88, example="How fast is the H200?", applies=_overview_applies)
+@shape("overview", priority=88, applies=_overview_applies)
 def overview_shape(ctx: Context) -> Parsed:
     """A chip, submitter or system named with no benchmark: its best result per benchmark."""
     return overview(ctx)
@@ -84,8 +84,7 @@ def _attribute_applies(ctx: Context) -> bool:
     return True
 
 
-@shape("attribute", priority=38, example="Is the CoreWeave GB300 NVL72 system commercially available?",
-       applies=_attribute_applies)
+@shape("attribute", priority=38, applies=_attribute_applies)
 def attribute(ctx: Context) -> Parsed:
     """One field of a named system's results (availability, nodes, accelerators, CPU, ...)."""
     parsed = ctx.parsed
@@ -107,8 +106,7 @@ def _appearances_applies(ctx: Context) -> bool:
     return asked and bool(_named(ctx)) and not r.has("operation", "count") and not listing_other
 
 
-@shape("appearances", priority=44, example="In which rounds does the Lenovo ThinkSystem SR680a V3 appear?",
-       applies=_appearances_applies)
+@shape("appearances", priority=44, applies=_appearances_applies)
 def appearances(ctx: Context) -> Parsed:
     """A named system's rounds, with its best result per benchmark in each."""
     parsed = ctx.parsed

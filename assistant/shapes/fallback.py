@@ -64,8 +64,7 @@ def _refuse_applies(ctx: Context) -> bool:
     return r.has("cue", "code", "future") or bool(_unknown_identifiers(ctx)) or money
 
 
-@shape("refuse", priority=10, example="SELECT * FROM results; DROP TABLE results",
-       applies=_refuse_applies)
+@shape("refuse", priority=10, applies=_refuse_applies)
 def refuse(ctx: Context) -> Parsed:
     """Code, or a column the data does not have: say what is missing, never run or quote it."""
     parsed = ctx.parsed
@@ -111,7 +110,7 @@ def _commentary_applies(ctx: Context) -> bool:
     return words.needs_commentary(r) and not words.is_count(r, ctx.explicit) and not ctx.benchmarks and not ranked
 
 
-@shape("commentary", priority=20, example="Why did NVIDIA's results improve in v6.0?", applies=_commentary_applies)
+@shape("commentary", priority=20, applies=_commentary_applies)
 def commentary(ctx: Context) -> Parsed:
     """What the documents say: quoted and cited, labelled as the authors' claims."""
     ctx.parsed.intent = "commentary"
@@ -125,7 +124,7 @@ def _nothing_named(ctx: Context) -> bool:
         and not words.needs_commentary(r)
 
 
-@shape("clarify", priority=98, example="hello?", applies=_nothing_named)
+@shape("clarify", priority=98, applies=_nothing_named)
 def clarify(ctx: Context) -> Parsed:
     """Nothing the data knows was named: ask back, with choices built from the data."""
     parsed = ctx.parsed
@@ -148,7 +147,7 @@ def clarify(ctx: Context) -> Parsed:
     return parsed
 
 
-@shape("fallback", priority=99, example="tell me something about v6.1", applies=lambda ctx: True)
+@shape("fallback", priority=99, applies=lambda ctx: True)
 def fallback(ctx: Context) -> Parsed:
     """Anything else: an overview of what was named; a round alone in numbers; the documents when
     only words were."""

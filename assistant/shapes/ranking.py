@@ -191,7 +191,7 @@ def _trend_applies(ctx: Context) -> bool:
     return ctx.reading.has("operation", "trend") or (len(ctx.rounds) >= 2 and not ctx.reading.has("operation", "compare"))
 
 
-@shape("size", priority=39, example="Which system had the most GPUs in v6.1?",
+@shape("size", priority=39,
        applies=lambda ctx: words.size_metric(ctx.reading) is not None and not _trend_applies(ctx)
        and not _compare_applies(ctx))
 def size(ctx: Context) -> Parsed:
@@ -200,49 +200,44 @@ def size(ctx: Context) -> Parsed:
     return rank(ctx, "top" if words.top_n(ctx.reading) > 1 else "best")
 
 
-@shape("trend", priority=50, example="How has the best Llama 2 70B Offline result changed over the rounds?",
-       applies=_trend_applies)
+@shape("trend", priority=50, applies=_trend_applies)
 def trend(ctx: Context) -> Parsed:
     """The best result per round for one benchmark and scenario, with the change."""
     return rank(ctx, "trend")
 
 
-@shape("compare", priority=60, example="Compare the B200 and MI355X on Llama 2 70B Offline in v6.1",
-       applies=_compare_applies)
+@shape("compare", priority=60, applies=_compare_applies)
 def compare(ctx: Context) -> Parsed:
     """The best result of each named side, side by side (never across units)."""
     return rank(ctx, "compare")
 
 
-@shape("top", priority=70, example="Top 5 gpt-oss-120b Offline results in v6.1",
-       applies=lambda ctx: words.top_n(ctx.reading) > 1)
+@shape("top", priority=70, applies=lambda ctx: words.top_n(ctx.reading) > 1)
 def top(ctx: Context) -> Parsed:
     """The N best results."""
     return rank(ctx, "top")
 
 
-@shape("best_latency", priority=75, example="What is the lowest Llama 2 70B SingleStream latency on edge systems?",
+@shape("best_latency", priority=75,
        applies=lambda ctx: ctx.reading.has("measure", "latency") and ctx.reading.has("direction", "lowest"))
 def best_latency(ctx: Context) -> Parsed:
     """The best latency (lower is better), whatever word says "best" or "lowest"."""
     return rank(ctx, "best")
 
 
-@shape("worst", priority=80, example="Which system had the lowest Llama 2 70B Offline result in v6.1?",
-       applies=lambda ctx: words.worst(ctx.reading))
+@shape("worst", priority=80, applies=lambda ctx: words.worst(ctx.reading))
 def worst(ctx: Context) -> Parsed:
     """The lowest-ranked results."""
     return rank(ctx, "worst")
 
 
-@shape("best", priority=85, example="Which system had the best Llama 2 70B Offline result in v6.1?",
-       applies=lambda ctx: words.best(ctx.reading))
+@shape("best", priority=85, applies=lambda ctx: words.best(ctx.reading))
 def best(ctx: Context) -> Parsed:
     """The best result (highest throughput, lowest latency)."""
     return rank(ctx, "best")
 
 
-@shape("lookup", priority=90, example="What did Lenovo post on Llama 2 70B Offline in v5.1?",
+@shape("lookup", priority=90,
        applies=lambda ctx: bool(ctx.explicit.get("submitter") or ctx.explicit.get("system_name")
                                 or ctx.explicit.get("platform"))
        or (ctx.reading.inherited and ctx.reading.has("cue", "pronoun", "refers")))
@@ -251,8 +246,7 @@ def lookup(ctx: Context) -> Parsed:
     return rank(ctx, "lookup")
 
 
-@shape("benchmark", priority=95, example="llama2-70b offline v6.1",
-       applies=lambda ctx: bool(ctx.benchmarks))
+@shape("benchmark", priority=95, applies=lambda ctx: bool(ctx.benchmarks))
 def benchmark(ctx: Context) -> Parsed:
     """A benchmark named with nothing else: its best result (every result past a bound, if one is set)."""
     if any(c.column == "result" for c in ctx.reading.conditions):  # "any whisper results above 50,000?"

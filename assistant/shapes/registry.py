@@ -9,7 +9,10 @@ of `if`s spread over several modules.
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Callable
 
 from assistant.catalog import Catalog
@@ -52,20 +55,28 @@ class Shape:
 
 
 REGISTRY: dict[str, Shape] = {}
+EXAMPLES = Path(__file__).resolve().parent / "examples.toml"
 
 
-def shape(name: str, *, priority: int, applies: Callable[[Context], bool],
-          example: str) -> Callable[[Callable[[Context], Parsed]], Callable[[Context], Parsed]]:
-    """Register `build` as the shape `name` (its docstring's first line documents it)."""
+def shape(name: str, *, priority: int,
+          applies: Callable[[Context], bool]) -> Callable[[Callable[[Context], Parsed]], Callable[[Context], Parsed]]:
+    """Register `build` as the shape `name` (its docstring's first line documents it, and
+    `examples.toml` holds its example question)."""
 
     def register(build: Callable[[Context], Parsed]) -> Callable[[Context], Parsed]:
         if name in REGISTRY:
             raise ValueError(f"shape {name!r} registered twice")
         doc = (build.__doc__ or "").strip().splitlines()[0] if build.__doc__ else ""
-        REGISTRY[name] = Shape(name, priority, applies, build, example, doc)
+        REGISTRY[name] = Shape(name, priority, applies, build, _examples().get(name, ""), doc)
         return build
 
     return register
+
+
+@lru_cache(maxsize=1)
+def _examples() -> dict[str, str]:
+    with EXAMPLES.open("rb") as fh:
+        return tomllib.load(fh)["example"]
 
 
 def ordered() -> list[Shape]:
@@ -86,6 +97,7 @@ def run(name: str, ctx: Context) -> Parsed:
     _load()
     chosen = REGISTRY[name]
     ctx.parsed.shape = ctx.parsed.shape or chosen.name
+    ctx.parsed.order = ctx.catalog.order
     return chosen.build(ctx)
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from assistant.agent import Agent
 from assistant.parse import parse
-from assistant.route import BUILT_IN_EXAMPLES, route_messages, route_system
+from assistant.route import built_in_examples, route_messages, route_system
 from assistant.route_schema import (HIDDEN_SPEC, NARROW_FILTERS, NARROW_SPEC, FullRoute, NarrowRoute, pick_tier,
                                     route_from_spec, route_schema, size_in_billions)
 from assistant.spec import Filters, QuerySpec
@@ -65,7 +65,7 @@ def test_a_spec_goes_through_each_tier_and_back():
 def test_the_built_in_examples_are_valid_routes_of_their_tier(tier, engine):
     from assistant.executor import validate
 
-    for worked in BUILT_IN_EXAMPLES[tier]:
+    for worked in built_in_examples(tier):
         spec = worked.spec
         route = route_from_spec(spec, tier, tool=worked.tool, search_query=worked.search_query)
         assert QuerySpec.model_validate(route.spec_data()) == spec, worked.question

@@ -360,6 +360,10 @@ BAD_CARDS = {
     "default-not-in-data": (_swap('round = "2025-09"', 'round = "2024-09"'),
                             "defaults.round: no value '2024-09' in column round of compile_2025-03.csv, "
                             "compile_2025-09.parquet; values are 2025-03, 2025-09"),
+    "order-not-in-data": (_swap('round = "2025-09"',
+                                'round = "2025-09"\n\n[order]\nsystem_name = ["ci-large-01", "ci-xxl"]'),
+                          "order.system_name: no value 'ci-xxl' in column system_name of compile_2025-03.csv, "
+                          "compile_2025-09.parquet; values are "),
     "template-column": (_swap("{project}/{build}", "{project}/{job}"),
                         "citation.url_template: no column 'job' in compile_2025-03.csv"),
     "bad-id": (_swap('id = "compile-times"', 'id = "Compile Times"'),
