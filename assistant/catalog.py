@@ -51,6 +51,7 @@ nya runda rundan resultat system systemet jämför mellan per
 _TOKEN = re.compile(r"[0-9a-zåäöéüæø]+(?:\.[0-9]+)*")
 # Tokens shaped like a chip model number (H300, MI400X, B400, TPU7): if the table has no such
 # chip, a question about it must get "no data", not the best result of some other chip.
+_PLURAL_MODEL = re.compile(r"^[a-z]*\d+[a-z]*s$")
 _CHIP_SHAPED = re.compile(r"^(?:mi|gb|gh|vr|h|b|a|l|t|rtx|tpu|gaudi)\d{1,4}[a-z]{0,2}$")
 _ROUND = re.compile(r"(?<![\w.])(?:v|version\s+|round\s+|runda\s+)?(\d{1,2})\.(\d{1,2})(?![\w]|\.\d)", re.I)
 
@@ -276,6 +277,8 @@ class Catalog:
                 window = tokens[i:i + size]
                 key = "".join(t for t, _, _ in window)
                 entries, score = self._index.get(key), 100.0
+                if not entries and _PLURAL_MODEL.match(key):  # "b200s", "h100s": a model number, plural
+                    entries = self._index.get(key[:-1])
                 if not entries and fuzzy:
                     entries, score = self._fuzzy(key, [t for t, _, _ in window])
                 if not entries:
