@@ -300,7 +300,7 @@ def _compose_rows(question: str, result: Any, parsed: Parsed | None) -> Answer:
                 f"by {_who(top, lang)}" if lang != "sv" else
                 f"{'Högsta' if most else 'Lägsta'} effektuttaget ({ctx}) är {_fmt(value, unit, derived, lang)}, "
                 f"av {_who(top, lang)}")
-    elif intent == "worst":
+    elif intent == "worst" or (intent == "top" and result.spec.order == "worst"):
         lead = (f"The lowest-ranked {metric_word} ({ctx}) is {_fmt(value, unit, derived, lang)}{lat}, by {_who(top, lang)}"
                 if lang != "sv" else
                 f"Det sämsta {metric_word} ({ctx}) är {_fmt(value, unit, derived, lang)}{lat}, av {_who(top, lang)}")

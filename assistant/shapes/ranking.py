@@ -153,7 +153,7 @@ def rank(ctx: Context, intent: str) -> Parsed:
     # a named system only exists in another division.
 
     filters = filters_of(explicit, use_rounds, parsed)
-    order = "worst" if intent == "worst" else "best"
+    order = "worst" if intent == "worst" or (intent == "top" and _bottom_n(r)) else "best"
     if metric == "power":  # power words are literal: "the most power" is the worst figure, "least" the best
         order = "worst" if words.power_order_high(r) else "best"
     if intent == "compare":
@@ -178,6 +178,11 @@ def rank(ctx: Context, intent: str) -> Parsed:
         n = ctx.limit or 10
     parsed.spec = QuerySpec(op="rows", filters=filters, metric=metric, order=order, limit=_limit(n))
     return parsed
+
+
+def _bottom_n(r: Reading) -> bool:
+    """"The three lowest results": N from the bottom (but "the 3 lowest latencies" are the best)."""
+    return words.worst(r) and not words.best(r) and not r.has("measure", "latency")
 
 
 def _compare_applies(ctx: Context) -> bool:
