@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from assistant import notes_sv, readout, semantics
+from assistant import notes_sv, readout, semantics, templates
 from assistant.answer import Answer, Citation, Passage, Value
 from assistant.parsed import Parsed
 
@@ -315,6 +315,8 @@ def _compose_rows(question: str, result: Any, parsed: Parsed | None) -> Answer:
                          + (f", {r.get('benchmark')} {r.get('scenario')}" if intent == "lookup" else "")
                          + f" [{r.get('result_id')}]" for i, r in enumerate(shown[1:]))
         text += (" Next: " if lang != "sv" else " Därefter: ") + rest + "."
+    if parsed is not None and parsed.margin and len(shown) > 1:
+        text += _lead(result, shown[0], shown[1], lang)
     values = [Value(value=_fmt_float(_value_of(r, result)[0]), unit=_value_of(r, result)[1],
                     label=f"{r.get('submitter')} {r.get('system_name')} ({r.get('benchmark')} {r.get('scenario')}, "
                           f"{r.get('round')})", result_ids=[str(r.get("result_id"))], derived=derived)
@@ -327,6 +329,16 @@ def _compose_rows(question: str, result: Any, parsed: Parsed | None) -> Answer:
     notes = [semantics.DERIVED_NOTE] if result.spec.metric == "result_per_accelerator" else []
     return _answer(question, text, values=values, rows=rows, citations=row_citations(rows), chart=chart,
                    query=_query(result), notes=notes)
+
+
+def _lead(result: Any, first: dict[str, Any], second: dict[str, Any], lang: str) -> str:
+    """The first row's lead over the second, in their own unit (a derived figure, labelled so)."""
+    (a, unit), (b, other) = _value_of(first, result), _value_of(second, result)
+    if unit != other or not b:
+        return ""
+    gap = abs(a - b)
+    return templates.text(lang, "answer", "lead", gap=semantics.format_value(gap, unit, exact=False, lang=lang),
+                          pct=semantics.format_number(100 * gap / abs(b), exact=False, lang=lang))
 
 
 def _fmt_float(v: float) -> float:

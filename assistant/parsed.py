@@ -43,6 +43,7 @@ class Parsed:
     suggestions: list[str] = dc_field(default_factory=list)  # follow-up questions worth asking next
     reading: Reading | None = None
     parts: list["Parsed"] = dc_field(default_factory=list)  # a two-part question: one Parsed per part
+    margin: bool = False  # "by how much over second place": state the winner's lead over the runner-up
     # The table card's preferred values per column (its [order]): which scenario an overview shows.
     order: dict[str, tuple[str, ...]] = dc_field(default_factory=dict)
 

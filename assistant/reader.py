@@ -270,6 +270,9 @@ def parts(r: Reading) -> list[str]:
             nxt += 1
         first = r.text[:conj.start].rstrip(" ,;")
         second = r.text[r.tokens[nxt].start:]
+        # "..., and by how much over second place?": the runner-up of the same ranking, one question
+        if any(t.first >= nxt for t in r.tagged("cue", "runner_up", "margin")):
+            continue
         # ", and how many?" asks what the first part's answer states; ", and who won?" asks anew
         if len(r.tokens) - nxt < 3 and not any(t.first >= nxt for t in r.tagged("direction", "best", "worst")):
             continue

@@ -173,6 +173,10 @@ def rank(ctx: Context, intent: str) -> Parsed:
     if intent == "trend":
         parsed.spec = QuerySpec(op="trend", filters=filters, metric=metric, order="best")
         return parsed
+    if intent in ("best", "top") and words.runner_up(r):  # the winner and the runner-up, and the lead
+        intent = parsed.intent = "top"
+        parsed.margin = True
+        ctx.limit = max(ctx.limit or 0, words.top_n(r), 2)
     n = ctx.limit or (words.top_n(r) if intent == "top" else 5)
     if intent == "lookup":
         n = ctx.limit or 10

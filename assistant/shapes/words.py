@@ -25,6 +25,11 @@ def worst(r: Reading) -> bool:
     return r.has("direction", "worst")
 
 
+def runner_up(r: Reading) -> bool:
+    """"By how much over second place", "the gap to #2", "who came second": the first two, and the lead."""
+    return r.has("cue", "runner_up") or (r.has("cue", "margin") and best(r))
+
+
 def top_n(r: Reading) -> int:
     return r.top_n or 1
 
