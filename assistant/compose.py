@@ -389,7 +389,8 @@ def _compose_aggregate(question: str, result: Any, parsed: Parsed | None) -> Ans
         order = {r: i for i, r in enumerate(sorted({str(x["round"]) for x in records}, key=_round_key))}
         records.sort(key=lambda x: order[str(x["round"])])
     label_of = (lambda rec: " / ".join(str(rec[k]) for k in keys))
-    if spec.group_by and spec.aggregate == "count" and spec.column is None and keys != ["round"]:
+    counted = parsed is not None and parsed.intent == "count"  # "how many each": counts, not a list of names
+    if spec.group_by and spec.aggregate == "count" and spec.column is None and keys != ["round"] and not counted:
         # A list question: "which benchmarks are in v6.1" -> the names, with their row counts.
         names = sorted(label_of(r) for r in records)
         if keys[-1] in ("accelerator_family", "accelerator_vendor", "accelerator"):

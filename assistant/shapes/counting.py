@@ -114,6 +114,10 @@ def count(ctx: Context) -> Parsed:
     per_round = not rounds or len(rounds) >= 2 or r.has("scope", "per_round")
     rounds = defaults.round_span(catalog, rounds)
     group = ["round"] if per_round else None
+    # "dell vs hpe, how many results each": one count per named side, not one for both together
+    sides = _named_twice(ctx)
+    if sides and sides != target:
+        group = [sides] + (group or [])
     filters = filters_of(ctx.explicit, rounds, parsed)
     if target in {None, "round"} or (target == "platform" and r.has("measure", "results")):
         target = None if target != "round" else "round"
@@ -125,6 +129,12 @@ def count(ctx: Context) -> Parsed:
         parsed.defaults.append(ctx.say("every round", "varje runda"))
         parsed.notes.append(ctx.say("No round named: counted per round.", "Ingen runda angiven: räknat per runda."))
     return parsed
+
+
+def _named_twice(ctx: Context) -> str | None:
+    """The column two or more named things belong to ("Dell" and "HPE": submitter), if any."""
+    columns = [m.column for m in ctx.parsed.entities if m.column not in ("round", "division", "scenario")]
+    return next((c for c in dict.fromkeys(columns) if columns.count(c) >= 2), None)
 
 
 def _list_applies(ctx: Context) -> bool:
