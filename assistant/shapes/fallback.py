@@ -60,7 +60,7 @@ def _unknown_identifiers(ctx: Context) -> list[str]:
 def _refuse_applies(ctx: Context) -> bool:
     r = ctx.reading
     # Prices and costs are not in any results table; a document may state one ("according to").
-    money = r.has("measure", "money") and not words.needs_commentary(r)
+    money = r.has("measure", "money", "unmeasured") and not words.needs_commentary(r)
     return r.has("cue", "code", "future") or bool(_unknown_identifiers(ctx)) or money
 
 
@@ -79,6 +79,12 @@ def refuse(ctx: Context) -> Parsed:
             "future round will bring; I never guess. Ask about a round that has results.",
             f"Datan har bara publicerade resultat ({', '.join(ctx.catalog.rounds)}), så den kan inte säga vad en "
             "kommande runda ger; jag gissar aldrig. Fråga om en runda som har resultat.")
+    elif ctx.reading.has("measure", "unmeasured") and not unknown:
+        asked = ", ".join(ctx.reading.text[t.start:t.end] for t in ctx.reading.tagged("measure", "unmeasured"))
+        parsed.message = ctx.say(f"The results do not record {asked}, so I cannot answer that from the data. "
+                                 f"They have: {measures}.",
+                                 f"Resultaten anger inte {asked}, så det kan jag inte svara på ur datan. "
+                                 f"De har: {measures_sv}.")
     elif ctx.reading.has("measure", "money") and not unknown:
         parsed.message = ctx.say(
             "The results have no prices or costs, so I cannot answer that from the data; they have throughput "
