@@ -8,6 +8,7 @@ its own benchmark, scenario and unit and cites its own row.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from assistant import semantics, templates
@@ -35,8 +36,8 @@ def _preferred(rows: list[dict[str, Any]], parsed: Parsed) -> list[dict[str, Any
 
 
 def _entity_label(parsed: Parsed) -> str:
-    named = [m.text for m in parsed.entities if m.column not in ("round", "scenario", "division", "availability",
-                                                                  "system_type")]
+    named = [re.sub(r"['’]s$", "", m.text) for m in parsed.entities  # "nvidia's" names NVIDIA
+             if m.column not in ("round", "scenario", "division", "availability", "system_type")]
     return ", ".join(dict.fromkeys(named)) or ""
 
 
@@ -61,6 +62,8 @@ def _latest(rows: list[dict[str, Any]]) -> str:
 
 def compose_groups(question: str, result: Any, parsed: Parsed) -> Answer:
     rows = compact_rows(result.rows, limit=len(result.rows))
+    if not rows and parsed.intent == "attribute" and parsed.field:  # none of its rows has the field
+        return _not_stated(question, result, parsed, ", ".join(result.spec.filters.round or []), [])
     if not rows:
         from assistant.compose import _no_rows
 
@@ -116,17 +119,22 @@ def _field_value(row: dict[str, Any], field: str, lang: str = "en") -> str:
     return "" if value is None else str(value)
 
 
+def _not_stated(question: str, result: Any, parsed: Parsed, rnd: str, rows: list[dict[str, Any]]) -> Answer:
+    lang, label = parsed.language, templates.text(parsed.language, "field", parsed.field or "availability")
+    where = f" in {rnd}" if lang != "sv" else f" i {rnd}"
+    text = (f"The results of {_entity_label(parsed)}{where if rnd else ''} do not state {label}." if lang != "sv" else
+            f"Resultaten för {_entity_label(parsed)}{where if rnd else ''} anger inte {label}.")
+    return _answer(question, text, status="no_data", rows=rows[:5], citations=row_citations(rows[:5]),
+                   query=_query(result))
+
+
 def _attribute(question: str, result: Any, parsed: Parsed, rows: list[dict[str, Any]]) -> Answer:
     lang = parsed.language
     field = parsed.field or "availability"
     rnd = _latest(rows)
     in_round = [r for r in rows if str(r.get("round")) == rnd and _field_value(r, field, lang)]
     if not in_round:
-        label = templates.text(lang, "field", field)
-        text = (f"The results of {_entity_label(parsed)} in {rnd} do not state {label}." if lang != "sv" else
-                f"Resultaten för {_entity_label(parsed)} i {rnd} anger inte {label}.")
-        return _answer(question, text, status="no_data", rows=rows[:5], citations=row_citations(rows[:5]),
-                       query=_query(result))
+        return _not_stated(question, result, parsed, rnd, rows)
     per_result = field in ("power_result", "accuracy")  # differs per benchmark, not per system
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in in_round:

@@ -92,7 +92,9 @@ def attribute(ctx: Context) -> Parsed:
     parsed.field = _attribute(ctx)
     # The field asked about must not filter the rows ("is it available?" is answered either way).
     explicit = {k: v for k, v in ctx.explicit.items() if k not in ("round", parsed.field)}
-    parsed.spec = QuerySpec(op="rows", filters=filters_of(explicit, ctx.rounds[-1:], parsed), metric="result",
+    # "How much power did it draw": only rows that have a power result can say (not the best result's row).
+    metric = "power" if parsed.field == "power_result" else "result"
+    parsed.spec = QuerySpec(op="rows", filters=filters_of(explicit, ctx.rounds[-1:], parsed), metric=metric,
                             order="best", group_by=ctx.catalog.present(OVERVIEW_GROUPS), limit=200)
     if not ctx.rounds:
         parsed.defaults.append(ctx.say("the latest round it appears in", "den senaste rundan där det finns"))
