@@ -1,0 +1,117 @@
+"""Ranking and counting shapes found by the dev7 question set, end to end on the full table.
+
+Each expectation is computed here with plain pandas from `results_table` (read straight from the
+official raw files), never taken from the answerer; each case also has a Swedish or second
+wording, since a shape must work for every entity and both languages.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from assistant.conversation import Conversation
+from assistant.engine import Engine
+from assistant.offline import answer_question
+from ingest import settings as settings_mod
+
+
+@pytest.fixture(scope="module")
+def engine(results_table):
+    return Engine.from_table(results_table, settings=settings_mod.load())
+
+
+def ask(engine, question):
+    return answer_question(question, engine=engine, conversation=Conversation(), settings=engine.settings)
+
+
+def closed(table, rnd, benchmark, scenario):
+    rows = table[(table["round"] == rnd) & (table["division"] == "closed") & (table["benchmark"] == benchmark)
+                 & (table["scenario"] == scenario)]
+    return rows.sort_values("result", ascending=False)
+
+
+def numbers(text: str) -> set[float]:
+    found = set()
+    for n in re.findall(r"\d[\d,\u00a0 ]*(?:[.,]\d+)?", text):
+        n = n.strip().replace("\u00a0", "").replace(" ", "")
+        found.add(float(n.replace(",", "")) if "." in n or n.count(",") != 1 or len(n.split(",")[1]) == 3
+                  else float(n.replace(",", ".")))
+    return found
+
+
+def close_to(value: float, found: set[float]) -> bool:
+    return any(abs(value - f) <= 0.005 * abs(value) + 0.01 for f in found)
+
+
+@pytest.mark.parametrize("question", ["three lowest llama 2 70b offline results in 6.0",
+                                      "de 3 sämsta llama 2 70b offline i 6.0"])
+def test_the_n_lowest_results_are_the_bottom_of_the_ranking(engine, results_table, question):
+    rows = closed(results_table, "v6.0", "llama2-70b-99.9", "Offline").tail(3)
+    answer = ask(engine, question)
+    assert answer.status == "answered"
+    assert [v.value for v in answer.values] == pytest.approx(sorted(rows["result"].tolist()))
+
+
+@pytest.mark.parametrize("question, rnd, benchmark, scenario", [
+    ("who topped llama2 70b server in 6.1 and by how much over second place", "v6.1", "llama2-70b-99.9", "Server"),
+    ("whisper 6.0: who won and whats the gap to #2", "v6.0", "whisper", "Offline"),
+    ("vem vann whisper i 6.0 och hur stort var försprånget till tvåan", "v6.0", "whisper", "Offline"),
+])
+def test_the_winner_and_its_lead_over_second_place(engine, results_table, question, rnd, benchmark, scenario):
+    first, second = closed(results_table, rnd, benchmark, scenario)["result"].tolist()[:2]
+    answer = ask(engine, question)
+    found = numbers(answer.answer)
+    assert close_to(first, found) and close_to(second, found), answer.answer
+    assert close_to(first - second, found), answer.answer  # the lead, labelled as derived
+    assert "derived" in answer.answer or "härlett" in answer.answer
+
+
+@pytest.mark.parametrize("question, lang", [("dell vs hpe, how many results each in 6.0?", "en"),
+                                            ("hur många resultat hade dell och hpe i 6.0", "sv")])
+def test_a_count_of_two_named_sides_counts_each(engine, results_table, question, lang):
+    rows = results_table[results_table["round"] == "v6.0"]
+    dell = int((rows["submitter"] == "Dell").sum())
+    hpe = int((rows["submitter"] == "HPE").sum())
+    answer = ask(engine, question)
+    found = numbers(answer.answer)
+    assert {dell, hpe, dell + hpe} <= found, answer.answer
+
+
+def test_a_plural_model_number_filters_like_the_singular(engine):
+    plural = ask(engine, "how many results used b200s in 6.0")
+    singular = ask(engine, "how many results used b200 in 6.0")
+    assert plural.values and plural.values[0].value == singular.values[0].value
+    assert "B200" in plural.answer
+
+
+@pytest.mark.parametrize("question", [
+    "best vlm server result in 6.1 from something you can actually buy, so no preview stuff",
+    "högsta vlm server i 6.1 från ett system som går att köpa (inte preview)"])
+def test_buying_words_and_no_preview_mean_available(engine, results_table, question):
+    answer = ask(engine, question)
+    assert answer.status == "answered"
+    assert answer.rows and all(r["availability"] == "available" for r in answer.rows)
+
+
+@pytest.mark.parametrize("question", [
+    "how hot did the gpus get during nvidias deepseek run in 6.1, like degrees celsius",
+    "vilken temperatur hade nvidias gpu:er i 6.1"])
+def test_a_quantity_no_table_records_is_refused(engine, question):
+    answer = ask(engine, question)
+    assert answer.status == "no_data"
+    assert "power" in answer.answer or "effekt" in answer.answer  # says what the data has instead
+
+
+def test_the_code_cue_does_not_fire_on_an_executive(engine):
+    answer = ask(engine, "who's the coreweave exec quoted in the v5.1 supplemental discussion?")
+    assert "looks like code" not in answer.answer
+
+
+def test_a_named_systems_power_comes_from_a_row_with_power(engine, results_table):
+    rows = results_table[(results_table["round"] == "v5.1") & (results_table["submitter"] == "Lenovo")
+                         & (results_table["benchmark"] == "whisper") & results_table["power_result"].notna()]
+    answer = ask(engine, "how much power did lenovo's whisper system draw in 5.1")
+    assert answer.status == "answered"
+    assert close_to(float(rows["power_result"].iloc[0]), numbers(answer.answer)), answer.answer
