@@ -532,7 +532,8 @@ def _metric(table: pd.DataFrame, pos: np.ndarray, metric: str, plan: _Plan,
         pos, units = pos[keep], units[keep]
         plan.add("df = df[df['power_result'].notna()]")
         values = power[keep]
-        value_units = cols.objects("power_units")[pos]
+        # (a table without power has no rows left here, and may have no power_units column either)
+        value_units = cols.objects("power_units")[pos] if "power_units" in table.columns else units
         plan.add("df = df.assign(value=df['power_result'], value_unit=df['power_units'])")
         notes.append("power: lower is better for the same work (only v4.1 and v5.1 have power results)")
     elif metric == "efficiency":

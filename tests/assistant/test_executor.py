@@ -159,6 +159,13 @@ def test_power_metric_lower_is_better():
     assert res.lower_is_better and res.unit == "Watts"
 
 
+def test_power_on_a_table_without_power_columns_has_no_rows():
+    """A card's table may have no power at all (MLPerf Training): asked for power, no rows, no KeyError."""
+    df = table(row(result=1.0), row(result=2.0)).drop(columns=["power_result", "power_units", "has_power"])
+    res = run(df, metric="power", group_by=["round", "benchmark"], dedupe=True)
+    assert res.rows.empty
+
+
 def test_range_and_bool_filters():
     df = table(row(number_of_nodes=1, result=1.0), row(number_of_nodes=4, total_accelerators=32, result=2.0),
                row(number_of_nodes=18, total_accelerators=72, result=3.0, has_power=True))
