@@ -107,7 +107,8 @@ class Engine:
 
         if self.store is None:
             return []
-        if kind == "doc" and self.dataset is not None:  # a card table's own documents, never the default's
+        # A card table's own documents, never the default's; but the guide (what the words mean) is everyone's.
+        if kind == "doc" and self.dataset is not None and doc_kind != "guide":
             kind = f"doc:{self.dataset.id}"
         return search(self.store, query, int(k or self.settings.retrieval_k), rounds=rounds, kind=kind, want=want,
                       doc_kind=doc_kind)
