@@ -321,6 +321,13 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "hur ofta kommer det nya omgångar?",
     "how should energy efficiency be compared?",
     "what is a result id and what does one look like?",
+    "What does the gpt-oss benchmark in MLPerf do?",
+    "retinanet - what does it do?",
+    "vad gör retinanet-testet?",
+    "server vs interactive, whats the deal? which one should i look at to compare chips",
+    "does mlperf measure how much electricity the systems use?",
+    "who runs mlperf?",
+    "vem driver mlperf?",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
