@@ -26,8 +26,10 @@ _NUM = r"(?<![\w.,])(?<![A-Za-z]-)(?:\d[\d,.\u00a0]*\d|\d)(?![\w]|\.\d)"
 _SIZE = r"(?<![\w.,])\d+(?:\.\d+)?[BM]\b"  # a model's size in parameters: "671B", "8B"
 # A quantity written with its unit attached: "8TB/s", "288GB", "10PFLOPS", "700W".
 _UNIT_ATTACHED = r"(?<![\w.,])\d+(?:[.,]\d+)?(?:TB/s|GB/s|TB|GB|MB|PFLOPS|TFLOPS|kW|W)\b"
+# A ratio written with its "x" attached: "5x shorter", "4,4x lower", "2.5×".
+_TIMES_ATTACHED = r"(?<![\w.,])\d+(?:[.,]\d+)?[x×](?![\w])"
 FIGURES: dict[str, re.Pattern[str]] = {
-    "ratio": re.compile(rf"(?:{_NUM})\s*(?:x|×|times|-fold)\b|(?:{_NUM})\s*%", re.I),
+    "ratio": re.compile(rf"(?:{_NUM})\s*(?:x|×|times|-fold)\b|(?:{_NUM})\s*%|{_TIMES_ATTACHED}", re.I),
     "share": re.compile(rf"(?:{_NUM})\s*(?:%|percent|per cent|procent)", re.I),
     "money": re.compile(rf"(?:US\$|\$|€|£)\s*(?:{_NUM})(?:\s*(?:billion|million|bn|m|miljarder|miljoner))?|"
                         rf"(?:{_NUM})\s*(?:billion|million)\s*(?:dollars|USD)", re.I),

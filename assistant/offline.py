@@ -368,7 +368,9 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
     from assistant.compose import compose_commentary
     from assistant.compose_docs import asked_figure, define_answer, figure_answer
 
-    rounds = parsed.explicit.get("round") or (scope or {}).get("round")
+    # a round the table lacks may still be a round the documents cover (commentary on v5.0)
+    unknown = list(parsed.reading.unknown_rounds) if parsed.reading is not None else []
+    rounds = parsed.explicit.get("round") or (scope or {}).get("round") or unknown
     passages = _passages(question, engine, rounds, parsed)
     if not passages and rounds:
         passages = _passages(question, engine, None, parsed)

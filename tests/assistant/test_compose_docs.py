@@ -95,6 +95,24 @@ def test_the_figure_of_the_kind_asked_leads_from_the_sentence_that_states_it(cat
     assert "not a verified result" in answer.answer
 
 
+def test_a_ratio_with_its_x_attached_is_a_figure(catalog):
+    """"a 5x shorter TPOT": the x written against the number is still how many times."""
+    news = _doc("v6.0_pubgpclite_amd-news.md", 2,
+                "Compared with the base test, Llama 2 70B Interactive requires a 5x shorter TPOT and a 4,4x lower "
+                "TTFT. Versus the previous round the best score was 3.3 times faster.",
+                source="pubgpclite.com (aggregator; restates AMD's claims)")
+    answer = _ask(catalog, "according to pubgpclite, how many times shorter a time per output token does llama 2 "
+                           "70b interactive require than the base test?", [news])
+    assert answer.answer.startswith("According to pubgpclite.com, 5x:"), answer.answer
+
+
+def test_a_round_the_table_lacks_is_no_refusal_when_a_document_is_asked(catalog):
+    """Documents may name any round ("since v1.0"); only a question for the table needs it in the data."""
+    asked = parse("how many results has hpe submitted since v1.0, according to its v6.0 statement?", catalog)
+    assert asked.status == "ok" and asked.needs_commentary
+    assert parse("how many results were there in v1.0?", catalog).status == "no_data"
+
+
 def test_the_count_beside_the_counted_word_wins_and_the_statement_owner_is_the_source(catalog):
     answer = _ask(catalog, "how many results did hpe publish in mlperf inference v6.0 according to its "
                            "supplemental statement?", [HPE])
