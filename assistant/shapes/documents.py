@@ -27,8 +27,9 @@ def _define_applies(ctx: Context) -> bool:
     r = ctx.reading
     if _units_compared(ctx):
         return True
-    # "which one should I look at": "which one" names no ranking (top 1 is no direction)
-    ranked = any(t.kind == "direction" and not (t.value == "top_n" and r.top_n <= 1) for t in r.tags)
+    # "which one should I look at": "which one" is "which of them", no ranking
+    ranked = any(t.kind == "direction" and not (t.value == "top_n" and r.text[t.start:t.end].lower() == "which one")
+                 for t in r.tags)
     if not r.has("cue", "define") or ranked or r.has("comparator") or ctx.rounds:
         return False
     # "how often do new rounds come": the cadence, not what is new
