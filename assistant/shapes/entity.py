@@ -72,7 +72,10 @@ _RESULT_MEASURES = ("results", "throughput", "latency", "tokens", "samples", "qu
 
 def _attribute_applies(ctx: Context) -> bool:
     r = ctx.reading
-    if _attribute(ctx) is None or not _named(ctx) or r.has("measure", *_RESULT_MEASURES, "size"):
+    asked = _attribute(ctx)
+    # "was X's entry available?": a yes/no about a value (entry, result) still asks for the value
+    yes_no = asked in CHOICES and r.has("cue", "yes_no")
+    if asked is None or not _named(ctx) or (r.has("measure", *_RESULT_MEASURES, "size") and not yes_no):
         return False
     if r.has("direction", "best", "worst", "top_n", "most", "least") or words.is_list(r):
         return False
