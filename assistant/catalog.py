@@ -354,7 +354,7 @@ class Catalog:
         """Part of a system's name ("ThinkSystem SR680a V3", "XE9680"): every system whose name
         contains it. Only name-like words (letters and digits, not a chip model number, which
         must stay a chip or no_data) and never stop words."""
-        lettered = len(words) >= 2 and len(key) >= 9  # "strix halo", "pro max": two words, no digits
+        lettered = len(words) >= 2 and len(key) >= 6  # "strix halo", "pro max": two words, no digits
         if len(key) < 5 or not (re.search(r"\d", key) or lettered) or not re.search(r"[a-z]", key):
             return None, 0.0
         if any(w in _STOP for w in words) or (len(words) == 1 and _CHIP_SHAPED.match(key)):
