@@ -222,11 +222,12 @@ def _compose_count_rank(question: str, result: Any, parsed: Parsed | None) -> An
     n = records[0][1]
     tied = [k for k, v in records if v == n]
     fewest = spec.order in ("asc", "worst")
+    what = _count_noun(spec, lang)  # "results", or "distinct systems" for "the most different systems"
     if len(tied) > 1:
-        text = templates.text(lang, "answer", "count_rank_tied", top=" / ".join(tied), where=where, n=n)
+        text = templates.text(lang, "answer", "count_rank_tied", top=" / ".join(tied), where=where, n=n, what=what)
     else:
         text = templates.text(lang, "answer", "count_rank_fewest" if fewest else "count_rank", top=tied[0],
-                              where=where, n=n)
+                              where=where, n=n, what=what)
     rest = [f"{k} {v}" for k, v in records[len(tied):len(tied) + 5]]
     if rest:
         text += templates.text(lang, "answer", "count_rank_next", items="; ".join(rest))

@@ -74,9 +74,10 @@ def _absent_round(ctx: Context) -> str | None:
 
 def _count_rank_applies(ctx: Context) -> bool:
     r = ctx.reading
-    counted = r.has("measure", "results") or r.has("operation", "submit", "appearances", "who")
-    grouped = words.grouping(r, exclude=("round",)) is not None or r.has("operation", "who") or bool(
-        ctx.inherited_column)
+    grouping = words.grouping(r, exclude=("round",))
+    counted = r.has("measure", "results") or r.has("operation", "submit", "appearances", "who") or (
+        grouping is not None and _counted_after_most(r, grouping) is not None)  # "the most different systems"
+    grouped = grouping is not None or r.has("operation", "who") or bool(ctx.inherited_column)
     # "second fastest", "third best": a place in a ranking of results, not of counts
     placed = any(d.first == o.last for o in r.tagged("direction", "ordinal") for d in r.tagged("direction", "best",
                                                                                                "worst"))
@@ -96,11 +97,22 @@ def count_rank(ctx: Context) -> Parsed:
     fewest = r.has("direction", "least")
     parsed.intent = "count_rank"
     parsed.count_column = column
-    parsed.spec = QuerySpec(op="aggregate", aggregate="count", group_by=[column],
+    distinct = _counted_after_most(r, column)  # "the most different systems": distinct systems, not results
+    parsed.spec = QuerySpec(op="aggregate", aggregate="nunique" if distinct else "count", column=distinct,
+                            group_by=[column],
                             filters=filters_of({k: v for k, v in ctx.explicit.items() if k != column}, use_rounds,
                                                parsed),
                             order="asc" if fewest else "desc", limit=max(words.top_n(r), 5) if r.top_n else 10)
     return parsed
+
+
+def _counted_after_most(r, column: str) -> str | None:
+    """The column counted after "most"/"fewest" when it is not the grouping ("which submitter brought
+    the most different systems"), read as that column's distinct values."""
+    ranked = next(iter(r.tagged("direction", "most", "least")), None)
+    after = [t.value for t in r.tagged("grouping") if ranked is not None and t.first >= ranked.last
+             and t.value not in (column, "round")]
+    return _READABLE.get(after[0], after[0]) if after else None
 
 
 @shape("count", priority=40, applies=lambda ctx: words.is_count(ctx.reading, ctx.explicit))
