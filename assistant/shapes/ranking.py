@@ -197,7 +197,10 @@ def _compare_applies(ctx: Context) -> bool:
 
 
 def _trend_applies(ctx: Context) -> bool:
-    return ctx.reading.has("operation", "trend") or (len(ctx.rounds) >= 2 and not ctx.reading.has("operation", "compare"))
+    r = ctx.reading
+    # "how did dell do on llama2 offline in each round": a benchmark's best per round is a trend
+    per_round = r.has("scope", "per_round") and bool(ctx.benchmarks) and not r.has("operation", "count")
+    return r.has("operation", "trend") or per_round or (len(ctx.rounds) >= 2 and not r.has("operation", "compare"))
 
 
 @shape("size", priority=39,
