@@ -115,3 +115,37 @@ def test_a_named_systems_power_comes_from_a_row_with_power(engine, results_table
     answer = ask(engine, "how much power did lenovo's whisper system draw in 5.1")
     assert answer.status == "answered"
     assert close_to(float(rows["power_result"].iloc[0]), numbers(answer.answer)), answer.answer
+
+
+@pytest.mark.parametrize("question, lang", [("which submitter brought the most different systems to v6.1?", "en"),
+                                            ("vilket företag hade flest olika system i v6.1?", "sv")])
+def test_the_most_distinct_things_count_distinct_values(engine, results_table, question, lang):
+    rows = results_table[results_table["round"] == "v6.1"]
+    per = rows.groupby("submitter")["system_name"].nunique().sort_values(ascending=False)
+    answer = ask(engine, question)
+    assert answer.answer.startswith(per.index[0]), answer.answer
+    assert answer.values[0].value == per.iloc[0]
+
+
+@pytest.mark.parametrize("question", ["how did dell do on llama2 70b 99.9 offline in each round?",
+                                      "hur gick det för dell på llama2 70b 99.9 offline i varje runda"])
+def test_a_named_partys_best_in_each_round(engine, results_table, question):
+    rows = results_table[(results_table["submitter"] == "Dell") & (results_table["benchmark"] == "llama2-70b-99.9")
+                         & (results_table["scenario"] == "Offline") & (results_table["division"] == "closed")]
+    best = rows.groupby("round")["result"].max()
+    answer = ask(engine, question)
+    found = numbers(answer.answer)
+    assert all(close_to(v, found) for v in best.tolist()), answer.answer
+
+
+def test_a_yes_no_about_an_entrys_availability_is_answered(engine, results_table):
+    rows = results_table[(results_table["round"] == "v5.1") & (results_table["submitter"] == "CoreWeave")
+                         & (results_table["benchmark"] == "deepseek-r1")]
+    answer = ask(engine, "was coreweave's gb300 deepseek entry in 5.1 actually available to buy?")
+    assert answer.status == "answered"
+    assert set(rows["availability"]) == {"preview"} and answer.answer.startswith("Not yet")
+
+
+def test_a_two_word_part_of_a_system_name_is_the_system(engine):
+    answer = ask(engine, "is the dell pro max gb10 an edge or a datacenter system in 6.1?")
+    assert "Pro Max" in answer.answer and "edge" in answer.answer
