@@ -110,9 +110,13 @@ def _counted_after_most(r, column: str) -> str | None:
     """The column counted after "most"/"fewest" when it is not the grouping ("which submitter brought
     the most different systems"), read as that column's distinct values."""
     ranked = next(iter(r.tagged("direction", "most", "least")), None)
-    after = [t.value for t in r.tagged("grouping") if ranked is not None and t.first >= ranked.last
-             and t.value not in (column, "round")]
-    return _READABLE.get(after[0], after[0]) if after else None
+    if ranked is None:
+        return None
+    # the word counted stands right after "most" (a "different"/"distinct" between is fine); "the most
+    # results on B200 systems" counts results
+    at = ranked.last + sum(1 for t in r.tagged("cue", "distinct") if t.first == ranked.last)
+    counted = [t.value for t in r.tagged("grouping") if t.first == at and t.value not in (column, "round")]
+    return _READABLE.get(counted[0], counted[0]) if counted else None
 
 
 @shape("count", priority=40, applies=lambda ctx: words.is_count(ctx.reading, ctx.explicit))
