@@ -49,11 +49,14 @@ def _difference(ctx: Context, *, gone: bool) -> Parsed:
     if absent in (before, target) and len(rounds) >= 2:  # "in v4.1 that did not submit anything in v6.1"
         gone = absent == target
     first, second = (before, target) if gone else (target, before)
+    others = [second]
+    if not gone and len(rounds) < 2 and ctx.reading.has("cue", "ever"):  # "never been in MLPerf before"
+        others = catalog.rounds[:catalog.rounds.index(target)] or others
     column = words.grouping(ctx.reading, exclude=("round",)) or "benchmark"
     column = _READABLE.get(column, column)
     parsed.count_column = column
     parsed.spec = QuerySpec(op="difference", column=column, filters=filters_of(ctx.explicit, [first], parsed),
-                            other=Filters(round=[second]), limit=1000)
+                            other=Filters(round=others), limit=1000)
     parsed.intent = "difference"
     parsed.explicit = {"round": [target], "_before": [before]}
     return parsed
