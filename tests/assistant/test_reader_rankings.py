@@ -149,3 +149,20 @@ def test_a_yes_no_about_an_entrys_availability_is_answered(engine, results_table
 def test_a_two_word_part_of_a_system_name_is_the_system(engine):
     answer = ask(engine, "is the dell pro max gb10 an edge or a datacenter system in 6.1?")
     assert "Pro Max" in answer.answer and "edge" in answer.answer
+
+
+@pytest.mark.parametrize("question", ["which submitters in v6.1 had never been in mlperf inference before",
+                                      "vilka inskickare var med för första gången i v6.1"])
+def test_never_before_is_new_against_every_earlier_round(engine, results_table, question):
+    earlier = set(results_table[results_table["round"].isin(["v4.1", "v5.1", "v6.0"])]["submitter"])
+    new = sorted(set(results_table[results_table["round"] == "v6.1"]["submitter"]) - earlier)
+    answer = ask(engine, question)
+    assert answer.values[0].value == len(new)
+    assert all(name in answer.answer for name in new)
+
+
+def test_a_retired_reader_asks_no_question_about_retired_benchmarks(engine, results_table):
+    answer = ask(engine, "I'm retired and not very technical. Did some computer manage more than five million "
+                         "tokens per second in these tests?")
+    best = results_table[results_table["units"] == "Tokens/s"]["result"].max()
+    assert best > 5_000_000 and close_to(best, numbers(answer.answer)), answer.answer
