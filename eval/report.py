@@ -50,17 +50,34 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     statuses: dict[str, int] = {}
     for record in records:
         statuses[record.get("status", "?")] = statuses.get(record.get("status", "?"), 0) + 1
+    readings = _readings(records)
     judged = [r for r in records if "retrieved_gold" in (r.get("eval") or {})]
     recall = {"n": len(judged), "hits": sum(bool(r["eval"]["retrieved_gold"]) for r in judged)}
     recall["recall_at_5"] = recall["hits"] / recall["n"] if recall["n"] else None
     return {
-        "retrieval": recall,
+        "retrieval": recall, "readings": readings,
         "total": total, "passed": passed, "accuracy": passed / total if total else 0.0,
         "facets": {f: {k: {"n": v[0], "passed": v[1], "accuracy": v[1] / v[0]} for k, v in sorted(cells.items())}
                    for f, cells in facets.items()},
         "latency_ms": _stats(latencies), "tokens": _stats(tokens), "latencies": latencies, "token_counts": tokens,
         "llm_calls": sum(int(r.get("llm_calls") or 0) for r in records), "statuses": statuses,
     }
+
+
+def _readings(records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Which reading each model answer rests on ("Reading used: the model's …" in its notes), and how
+    many of each passed: the model must add understanding, so its readings are counted apart."""
+    from assistant.agent import READING_NOTE
+
+    cells: dict[str, dict[str, int]] = {}
+    for record in records:
+        used = next((m.group(1) for note in record.get("notes") or [] if (m := READING_NOTE.match(str(note)))),
+                    None)
+        if used:
+            cell = cells.setdefault(used, {"n": 0, "passed": 0})
+            cell["n"] += 1
+            cell["passed"] += int(_passed(record))
+    return cells
 
 
 def _pct(x: float) -> str:
@@ -76,6 +93,9 @@ def summary_table(summary: dict[str, Any], label: str = "") -> str:
     if recall.get("n"):
         lines.append(f"  retrieval recall@5 of the gold document: {recall['hits']}/{recall['n']} "
                      f"({_pct(recall['recall_at_5'])})")
+    if summary.get("readings"):
+        lines.append("  reading used: " + ", ".join(f"{who}'s {c['n']} ({c['passed']} passed)"
+                                                    for who, c in sorted(summary["readings"].items())))
     for facet in ("kind", "needs", "lang"):
         lines.append(f"  by {facet}:")
         for key, cell in summary["facets"][facet].items():

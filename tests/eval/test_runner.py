@@ -6,7 +6,7 @@ import json
 import threading
 
 from eval.questions import parse_questions
-from eval.report import summarize, to_html, to_markdown, write_report
+from eval.report import summary_table, summarize, to_html, to_markdown, write_report
 from eval.runner import read_answers, run
 
 QUESTIONS = parse_questions([
@@ -93,3 +93,17 @@ def test_summary_and_reports_side_by_side(tmp_path):
     assert page.count("<svg") == 6 and "<script" not in page and "http" not in page.split("<body>")[1][:200]
     paths = write_report(records, tmp_path / "rep")
     assert all(p.stat().st_size > 0 for p in paths)
+
+
+def test_the_summary_counts_which_reading_each_model_answer_used(tmp_path):
+    records = run(QUESTIONS, Fake(), tmp_path / "a.jsonl", progress=False)
+    assert summarize(records)["readings"] == {}  # the offline answerer has one reading
+    notes = ["Reading used: the model's (its checks pass; the parser's returned no rows).",
+             "Reading used: the parser's (tie).", "Reading used: the parser's (the model proposed no other).", None]
+    for record, note in zip(records, notes):
+        record["notes"] = [note] if note else []
+    summary = summarize(records)
+    passed = {r["id"]: r["score"]["pass"] for r in records}
+    assert summary["readings"]["model"] == {"n": 1, "passed": int(passed[records[0]["id"]])}
+    assert summary["readings"]["parser"]["n"] == 2
+    assert "reading used: model's 1" in summary_table(summary)
