@@ -51,6 +51,7 @@ nya runda rundan resultat system systemet jämför mellan per
 _TOKEN = re.compile(r"[0-9a-zåäöéüæø]+(?:\.[0-9]+)*")
 # Tokens shaped like a chip model number (H300, MI400X, B400, TPU7): if the table has no such
 # chip, a question about it must get "no data", not the best result of some other chip.
+_RESULT_ID_TAIL = re.compile(r"-(?:csvrow-)?\d{3,}")
 _PLURAL_MODEL = re.compile(r"^[a-z]*\d+[a-z]*s$")
 _CHIP_SHAPED = re.compile(r"^(?:mi|gb|gh|vr|h|b|a|l|t|rtx|tpu|gaudi)\d{1,4}[a-z]{0,2}$")
 _ROUND = re.compile(r"(?<![\w.])(?:v|version\s+|round\s+|runda\s+)?(\d{1,2})\.(\d{1,2})(?![\w]|\.\d)", re.I)
@@ -252,6 +253,8 @@ class Catalog:
         known: list[str] = []
         unknown: list[str] = []
         for m in _ROUND.finditer(text):
+            if _RESULT_ID_TAIL.match(text, m.end()):  # "6.0-0001" is a result id, not round 6.0
+                continue
             label = f"v{int(m.group(1))}.{int(m.group(2))}"
             prefix = m.group(0)[: m.start(1) - m.start(0)].lower()
             # Bare "3.1" without a v or "round" could be a model version (Llama 3.1): skip unless known.
@@ -284,6 +287,10 @@ class Catalog:
                 if not entries:
                     continue
                 span = (window[0][1], window[-1][2])
+                if _RESULT_ID_TAIL.match(text, span[1]):  # "6.0-0001" is a result id, not round 6.0
+                    entries = [e for e in entries if e.column != "round"]
+                    if not entries:
+                        continue
                 for e in sorted(entries, key=lambda e: COLUMN_PRIORITY.get(e.column, 50)):
                     found.append(Match(e.column, e.values, span, score, e.alias, text[span[0]:span[1]]))
                 for j in range(i, i + size):
