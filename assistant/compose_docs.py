@@ -62,6 +62,10 @@ _ASKED = [("measure", "ratio", "ratio"), ("measure", "share", "share"), ("measur
           ("cue", "person", "person")]
 
 
+# Figures a question asks for by their kind alone ("who was quoted": a person).
+_STATED = {"person"}
+
+
 @dataclass(frozen=True)
 class Quote:
     sentence: str
@@ -70,11 +74,16 @@ class Quote:
 
 
 def asked_figure(parsed: Parsed) -> str | None:
-    """The kind of figure a question asks a document for, or None when it asks no figure."""
+    """The kind of figure a question asks a document for, or None when it asks no figure. A unit
+    word alone ("samples/s means what exactly", "why is latency a result") asks what it is, not a
+    figure: only a question for a number ("how many", "how much", "according to …") asks one."""
     r = parsed.reading
     if r is None:
         return None
-    return next((figure for kind, value, figure in _ASKED if r.has(kind, value)), None)
+    figure = next((figure for kind, value, figure in _ASKED if r.has(kind, value)), None)
+    asks_number = r.has("measure", "amount", "ratio", "share", "money") or r.has("operation", "count") \
+        or r.has("cue", "source") or bool(parsed.claimed)
+    return figure if figure in _STATED or asks_number else None
 
 
 def _source(p: Passage) -> str:
