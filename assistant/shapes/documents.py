@@ -23,6 +23,15 @@ def _units_compared(ctx: Context) -> bool:
     return r.has("operation", "compare") and len(units) >= 2 and not any(ctx.explicit.values()) and not ctx.rounds
 
 
+def _bare_term(ctx: Context) -> bool:
+    """"loadgen??", "fp4?", "preview = ?": a word or two and nothing else asks what the word means
+    (a benchmark named alone still asks for its results, and a chip or a company for theirs)."""
+    r = ctx.reading
+    named = {m.column for m in r.matches}
+    return 0 < len(r.tokens) <= 2 and not r.has("operation") and not r.conditions \
+        and named <= set(TERMS) - {"benchmark"}
+
+
 def _define_applies(ctx: Context) -> bool:
     r = ctx.reading
     if _units_compared(ctx):
@@ -30,7 +39,7 @@ def _define_applies(ctx: Context) -> bool:
     # "which one should I look at": "which one" is "which of them", no ranking
     ranked = any(t.kind == "direction" and not (t.value == "top_n" and r.text[t.start:t.end].lower() == "which one")
                  for t in r.tags)
-    if not r.has("cue", "define") or ranked or r.has("comparator") or ctx.rounds:
+    if not (r.has("cue", "define") or _bare_term(ctx)) or ranked or r.has("comparator") or ctx.rounds:
         return False
     # "how often do new rounds come": the cadence, not what is new
     rejected = ("count", "list", "gone", "trend", "who", "appearances") + (() if r.has("cue", "frequency") else ("new",))

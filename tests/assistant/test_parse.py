@@ -329,6 +329,10 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "who runs mlperf?",
     "vem driver mlperf?",
     "every result has an id like '6.1-0001' - what is that id for?",
+    "samples/s means what exactly",
+    "loadgen??",
+    "offline?",
+    "interactive = ?",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
