@@ -379,10 +379,19 @@ def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure
                    citations=doc_citations([p] + passages), notes=[templates.text(lang, "docs", "claims_note")])
 
 
+# Cues whose words frame a question, never its subject ("ok so what actually is …", "what does … mean").
+_FRAMING_CUES = ("define", "clause", "wh", "yes_no", "pronoun", "refers", "determiner", "one", "lead")
+
+
 def _define_keys(question: str, parsed: Parsed) -> set[str]:
     """The words of a question about a term, plus for a Swedish one the English words of its
     tags (the English guide's headings may be the only match)."""
     keys = _keywords(question)
+    if parsed.reading is not None:  # words that only frame the question ("actually", "like", "so")
+        # the phrase's own words, not the words its gap spans ("what do … mean" frames TTFT, it is not it)
+        framing = {w for t in parsed.reading.tags if t.kind == "cue" and t.value in _FRAMING_CUES
+                   for w in _keywords(parsed.reading.text[t.start:t.end]) & _keywords(t.phrase)}
+        keys -= framing - {w for m in parsed.reading.matches for w in _keywords(m.text)}
     if parsed.reading is not None and parsed.language != lexicon.BASE_LANGUAGE:
         english = lexicon.load(lexicon.BASE_LANGUAGE)
         for tag in parsed.reading.tags:
@@ -429,15 +438,20 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     terms = list(dict.fromkeys(m.values[0].lower() for m in parsed.entities if m.values))
     keys = _define_keys(question, parsed)
 
-    def score(section: tuple[str, str, Passage], term: str | None) -> tuple[int, int]:
+    # a word few sections use says more than one most do ("framework" over "results")
+    df = {k: sum(k in _keywords(h) | _keywords(b[:400]) for h, b, _ in sections) for k in keys}
+    idf = {k: math.log(1 + len(sections) / n) for k, n in df.items() if n}
+
+    def score(section: tuple[str, str, Passage], term: str | None) -> tuple[float, int]:
         head, body, p = section
         heading = head.lower()
         named = 0
         for t in ([term] if term else terms):
             named = max(named, 20 if heading == t else 10 if heading.startswith(t) or (head and t.startswith(
                 heading)) else 0)
-        score = named + 3 * len(keys & _keywords(head)) + len(keys & _keywords(body[:400])) + 2 * (p.language == lang)
-        return score, -len(head.split())  # of two headings that name the term equally well, the plainer one
+        said = 3 * sum(idf.get(k, 0.0) for k in keys & _keywords(head)) + \
+            sum(idf.get(k, 0.0) for k in keys & _keywords(body[:400]))
+        return named + said + 2 * (p.language == lang), -len(head.split())  # equal: the plainer heading
 
     if len(terms) >= 2:
         chosen = [max(sections, key=lambda sec: score(sec, t)) for t in terms]

@@ -329,13 +329,16 @@ def _passages(question: str, engine: Any, rounds: list[str] | None, parsed: Pars
         return []
 
 
+GUIDE_K = 16  # guide sections a definition chooses from (the guide is small; the choice is define_answer's)
+
+
 def _guide(question: str, parsed: Parsed, engine: Any) -> list:
     """Guide sections for a definition, looked up by the term itself (its heading) and by the question."""
     term = next((m.text for m in parsed.entities), "")
     want = Want(names=(term,) if term else (), guide=True, language=parsed.language)
     try:
-        found = engine.search(term, k=6, want=want, doc_kind="guide") if term else []
-        return found + engine.search(question, k=6, want=want, doc_kind="guide")
+        found = engine.search(term, k=GUIDE_K, want=want, doc_kind="guide") if term else []
+        return found + engine.search(question, k=GUIDE_K, want=want, doc_kind="guide")
     except Exception:  # the commentary store is optional
         return []
 

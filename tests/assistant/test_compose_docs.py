@@ -153,3 +153,38 @@ def test_the_difference_between_two_terms_quotes_each_term_and_the_comparison(ca
     assert "Offline is the scenario in which all the work arrives" in answer.answer
     assert "Interactive is the scenario for chat" in answer.answer
     assert "never an Interactive one" in answer.answer
+
+
+COLUMNS_GUIDE = Passage(
+    id="doc:reading-results.md:0", doc_kind="guide", language="en", title="Reading results",
+    text="## Result\n\nA result is one row of the results: a system's figure on one benchmark.\n\n"
+         "## Units of results\n\nThe unit of results depends on the benchmark and the scenario.\n\n"
+         "## Inferred results\n\nAn inferred result is one that MLPerf lets a submitter calculate from other "
+         "results instead of running it.\n\n"
+         "## Software and precision columns\n\nThe framework column names the software stack the submitter used, "
+         "for example TensorRT or vLLM.\n\n"
+         "## Time to first token and time per output token\n\nTime to first token (TTFT) is how long a user waits "
+         "for the first word; time per output token (TPOT) is the gap between the words that follow.")
+
+
+@pytest.mark.parametrize("question, expected", [
+    # a rare word of the question ("framework") outweighs a common one ("results") in the heading
+    ("what does 'framework' mean in the results, stuff like tensorrt or vllm?", "The framework column"),
+    # the words a framing phrase spans are the subject ("what do TTFT and TPOT mean")
+    ("what do TTFT and TPOT mean?", "Time to first token (TTFT)"),
+])
+def test_a_definition_quotes_the_section_about_the_questions_rare_words(catalog, question, expected):
+    from assistant.compose_docs import define_answer
+
+    answer = define_answer(question, [COLUMNS_GUIDE], parse(question, catalog), [])
+    assert expected in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question, figure", [
+    ("samples/s means what exactly", None),  # a unit word alone asks what it is
+    ("why is latency a result? is a small number good or bad", None),
+    ("according to nvidia, what tokens/s did the b200 reach in v6.0?", "tokens"),
+    ("how many tokens/s did the b200 reach in v6.0, per the amd blog?", "tokens"),
+])
+def test_a_figure_is_asked_only_when_a_number_is(catalog, question, figure):
+    assert asked_figure(parse(question, catalog)) == figure
