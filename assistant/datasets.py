@@ -160,4 +160,8 @@ def _names_more(catalog: Any, default: Any, question: str) -> bool:
     if not theirs:
         return False
     ours = [m.span for m in default.resolve(question, fuzzy=False) if m.column == "benchmark"]
+    # a benchmark the default table names on its own ("yolo-95", beside a word only the other
+    # table aliases) keeps the question on the default table
+    if any(not any(m.span[0] <= s[0] and s[1] <= m.span[1] for m in theirs) for s in ours):
+        return False
     return any(not any(s[0] <= m.span[0] and m.span[1] <= s[1] for s in ours) for m in theirs)

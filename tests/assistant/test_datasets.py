@@ -113,6 +113,14 @@ def test_a_round_only_training_has_routes_there_and_says_so(mlperf):
     assert a.rows[0]["result"] == slowest  # the longest time: lower is better, so this is the worst
 
 
+def test_a_benchmark_the_default_names_keeps_it_there_beside_the_others_alias(mlperf):
+    """"objektdetektering" is an alias only Training has, but yolo-95 is Inference's own name."""
+    default, _ = mlperf
+    route = default.router.route("hobbyprojekt med objektdetektering här. lägsta latens på yolo-95 singlestream i 6.1?")
+    assert route.engine is default
+    assert default.router.route("which system trained llama 2 70b lora fastest in v5.1").engine is not default
+
+
 def test_a_question_naming_no_table_is_answered_from_both_labelled(mlperf, results_table):
     default, table = mlperf
     a = answer_question("how many submitters were there in v5.1?", engine=default, commentary=False)
