@@ -466,7 +466,11 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         text = " ".join(quotes)
         cited = [p for _, _, p in chosen]
     else:
-        head, body, p = max(sections, key=lambda sec: score(sec, terms[0] if terms else None))
+        best = max(sections, key=lambda sec: score(sec, terms[0] if terms else None))
+        if not terms and score(best, None)[0] - 2 * (best[2].language == lang) <= 0:
+            # no section shares a word with the question ("asdfgh"): nothing to quote, never a random one
+            return _answer(question, templates.text(lang, "docs", "no_guide"), status="no_data", passages=passages)
+        head, body, p = best
         sentences = _sentences(body)[:TERM_SENTENCES] or [body[:300]]
         text = templates.text(lang, "docs", "define", quote=" ".join(sentences), title=p.title or p.id)
         cited = [p]

@@ -130,12 +130,13 @@ def count(ctx: Context) -> Parsed:
     target = ctx.count_column or words.count_target(r)
     parsed.count_column = target
     rounds = ctx.rounds
-    per_round = not rounds or len(rounds) >= 2 or r.has("scope", "per_round")
+    # "in total, across all four rounds": one count over every round, not one per round
+    per_round = (not rounds or len(rounds) >= 2 or r.has("scope", "per_round")) and not r.has("scope", "all_rounds")
     rounds = defaults.round_span(catalog, rounds)
     group = ["round"] if per_round else None
-    # "dell vs hpe, how many results each": one count per named side, not one for both together
-    sides = _named_twice(ctx)
-    if sides and sides != target:
+    # "dell vs hpe, how many results each", "how many in each scenario": one count per value
+    sides = _named_twice(ctx) or _each_of(r)
+    if sides and sides != target and sides != "round":
         group = [sides] + (group or [])
     filters = filters_of(ctx.explicit, rounds, parsed)
     if target in {None, "round"} or (target == "platform" and r.has("measure", "results")):
@@ -148,6 +149,13 @@ def count(ctx: Context) -> Parsed:
         parsed.defaults.append(ctx.say("every round", "varje runda"))
         parsed.notes.append(ctx.say("No round named: counted per round.", "Ingen runda angiven: räknat per runda."))
     return parsed
+
+
+def _each_of(r) -> str | None:
+    """The column a count is split by ("in each scenario", "per benchmark", "by submitter")."""
+    cues = {t.last for t in r.tagged("cue", "group_each")}
+    column = next((t.value for t in r.tagged("grouping") if t.first in cues), None)
+    return _READABLE.get(column, column) if column else None
 
 
 def _named_twice(ctx: Context) -> str | None:

@@ -28,7 +28,7 @@ def _bare_term(ctx: Context) -> bool:
     (a benchmark named alone still asks for its results, and a chip or a company for theirs)."""
     r = ctx.reading
     named = {m.column for m in r.matches}
-    return 0 < len(r.tokens) <= 2 and not r.has("operation") and not r.conditions \
+    return 0 < len(r.tokens) <= 2 and not r.has("operation") and not r.conditions and not r.has("cue", "greeting") \
         and named <= set(TERMS) - {"benchmark"}
 
 

@@ -98,8 +98,15 @@ def is_list(r: Reading) -> bool:
     return r.has("cue", "wh") and any(t.first <= 8 for t in r.tagged("cue", "plural"))
 
 
+def _each_side(r: Reading) -> bool:
+    """"The best number each chip got", two chips named: each side's result, not a figure per chip."""
+    per = r.tagged("measure", "per_accelerator")
+    chips = [m for m in r.matches if m.column in ("accelerator_family", "accelerator")]
+    return len({m.values for m in chips}) >= 2 and all(r.tokens[t.first].text in ("each", "every") for t in per)
+
+
 def metric(r: Reading) -> str:
-    if r.has("measure", "per_accelerator"):
+    if r.has("measure", "per_accelerator") and not _each_side(r):
         return "result_per_accelerator"
     if r.has("measure", "efficiency"):
         return "efficiency"

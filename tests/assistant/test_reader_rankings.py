@@ -166,3 +166,35 @@ def test_a_retired_reader_asks_no_question_about_retired_benchmarks(engine, resu
                          "tokens per second in these tests?")
     best = results_table[results_table["units"] == "Tokens/s"]["result"].max()
     assert best > 5_000_000 and close_to(best, numbers(answer.answer)), answer.answer
+
+
+def test_a_count_in_each_scenario_is_split_by_scenario(engine, results_table):
+    rows = results_table[(results_table["round"] == "v6.1") & (results_table["division"] == "closed")
+                         & (results_table["benchmark"] == "deepseek-r1")]
+    per = rows.groupby("scenario").size()
+    answer = ask(engine, "In v6.1 closed, how many DeepSeek-R1 results are there in each scenario?")
+    found = numbers(answer.answer)
+    assert all(int(n) in found for n in per.tolist()) and len(rows) in found, answer.answer
+
+
+def test_in_total_across_all_rounds_counts_once_over_every_round(engine, results_table):
+    answer = ask(engine, "In total, across all four rounds and any division, how many distinct submitters appear?")
+    assert answer.values[0].value == results_table["submitter"].nunique()
+
+
+def test_a_company_followed_by_ran_is_the_submitter(engine, results_table):
+    rows = results_table[(results_table["round"] == "v6.1") & (results_table["division"] == "closed")
+                         & (results_table["submitter"] == "Intel")]
+    answer = ask(engine, "List the benchmarks Intel ran in v6.1 closed.")
+    assert all(b in answer.answer for b in set(rows["benchmark"]))
+
+
+def test_the_number_each_of_two_chips_got_is_each_sides_result(engine, results_table):
+    rows = results_table[(results_table["round"] == "v6.1") & (results_table["division"] == "closed")
+                         & (results_table["benchmark"] == "gpt-oss-120b") & (results_table["scenario"] == "Offline")
+                         & (results_table["number_of_nodes"] == 1)]
+    best = rows.groupby("accelerator_family")["result"].max()
+    answer = ask(engine, "8x MI355X box or 8x B300 box, single node only: what's the best gpt-oss-120b Offline "
+                         "number each chip got in v6.1?")
+    found = numbers(answer.answer)
+    assert close_to(best["MI355X"], found) and close_to(best["B300"], found), answer.answer
