@@ -103,6 +103,9 @@ class Catalog:
     words: dict[str, dict[str, Any]] = field(default_factory=dict)
     # A dimension's values, most preferred first (the card's [order]): the scenario assumed when none is named.
     order: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The card's display names: a column's ("time to train") and values' ("Llama 2 70B LoRA").
+    display: dict[str, str] = field(default_factory=dict)
+    display_values: dict[str, dict[str, str]] = field(default_factory=dict)
     _lexicons: dict[str, Any] = field(default_factory=dict, repr=False)
     # Known names with no rows in this table ("Gaudi 3"): asked about -> no_data, not a guess.
     absent: dict[str, str] = field(default_factory=dict)
@@ -114,6 +117,12 @@ class Catalog:
     # read from their file names: naming one asks what that document says.
     publishers: dict[str, str] = field(default_factory=dict)
     publisher_docs: dict[str, list[str]] = field(default_factory=dict)  # publisher -> its document ids
+
+    def describe_with(self, dataset: Any) -> None:
+        """Take a card's order and display names (`assistant.datasets.Dataset`)."""
+        self.order = dict(dataset.order)
+        self.display = dict(dataset.display)
+        self.display_values = {c: dict(v) for c, v in dataset.display_values.items()}
 
     def preference(self, column: str, value: str) -> int:
         """Rank of `value` in the card's order of `column` (unlisted values last)."""
@@ -149,7 +158,8 @@ class Catalog:
             from assistant.datasets import default_dataset
 
             own = default_dataset()
-            catalog.order = dict(own.order) if own is not None else {}
+            if own is not None:
+                catalog.describe_with(own)
         return catalog
 
     def _add(self, phrase: str, column: str, values: Iterable[str], *, replace: bool = False) -> None:

@@ -109,11 +109,15 @@ def _who(row: dict[str, Any], lang: str) -> str:
     return f"{row.get('submitter')}, \"{row.get('system_name')}\"" + (f" ({', '.join(counts)})" if counts else "")
 
 
-def _context(row: dict[str, Any], lang: str) -> str:
-    """`llama2-70b-99.9 Offline, v6.1, closed division, available`."""
+def _context(row: dict[str, Any], lang: str, parsed: Parsed | None = None) -> str:
+    """`llama2-70b-99.9 Offline, v6.1, closed division, available`; a benchmark with a display name
+    in its card is shown with it (`Llama 2 70B LoRA (llama2_70b_lora)`)."""
     div = row.get("division")
     div_text = (f"{div}-divisionen" if lang == "sv" else f"{div} division") if div else ""
-    parts = [" ".join(str(x) for x in (row.get("benchmark"), row.get("scenario")) if x), row.get("round"),
+    bench = row.get("benchmark")
+    shown = (parsed.display_values.get("benchmark", {}).get(str(bench)) if parsed is not None else None)
+    bench = f"{shown} ({bench})" if shown and bench else bench
+    parts = [" ".join(str(x) for x in (bench, row.get("scenario")) if x), row.get("round"),
              div_text, row.get("availability")]
     return ", ".join(str(p) for p in parts if p)
 
@@ -274,7 +278,9 @@ def _compose_rows(question: str, result: Any, parsed: Parsed | None) -> Answer:
     derived = bool(result.derived)
     metric_word = {"en": "per-accelerator result", "sv": "resultatet per accelerator"}[lang] \
         if result.spec.metric == "result_per_accelerator" else {"en": "result", "sv": "resultatet"}[lang]
-    ctx = _context(top, lang)
+    if result.spec.metric == "result" and lang == "en" and parsed is not None:
+        metric_word = parsed.display.get("result", metric_word)  # the card's name: "time to train"
+    ctx = _context(top, lang, parsed)
     lat = _latency_suffix(result, lang)
     if intent == "lookup":
         lead = (f"{_who(top, lang)}: {_fmt(value, unit, derived, lang)}{lat} on {ctx}" if lang != "sv" else

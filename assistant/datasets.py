@@ -36,6 +36,8 @@ class Dataset:
     aliases: tuple[dict[str, Any], ...] = ()
     words: dict[str, dict[str, Any]] = field(default_factory=dict)  # language -> kind -> tag -> phrases
     order: dict[str, tuple[str, ...]] = field(default_factory=dict)  # column -> values, most preferred first
+    display: dict[str, str] = field(default_factory=dict)  # column -> the name answers use ("time to train")
+    display_values: dict[str, dict[str, str]] = field(default_factory=dict)  # column -> value -> display name
 
     def routing_words(self) -> list[str]:
         """Every language's `dataset` phrases: "träna" routes an English-typed question too."""
@@ -45,7 +47,8 @@ class Dataset:
 def from_card(card: Any) -> Dataset:
     """A `Dataset` from a loaded `ingest.dataset_card.DatasetCard`."""
     return Dataset(id=card.id, title=card.title, aliases=tuple(card.aliases), words=dict(card.lexicon),
-                   order=dict(card.order))
+                   order=dict(card.order), display=dict(card.display_columns),
+                   display_values={c: dict(v) for c, v in card.display_values.items()})
 
 
 def in_store(store: Any) -> list[tuple[Dataset, Any]]:

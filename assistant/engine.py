@@ -67,7 +67,7 @@ class Engine:
                         catalog = Catalog.from_table(self.table, aliases_file=None)
                         catalog.add_aliases(self.dataset.aliases)
                         catalog.words = self.dataset.words
-                        catalog.order = dict(self.dataset.order)
+                        catalog.describe_with(self.dataset)
                     documents = (self.store.manifest or {}).get("document_ids") if self.store is not None else None
                     catalog.add_publishers(documents or [])
                     self._catalog = catalog

@@ -46,6 +46,9 @@ class Parsed:
     margin: bool = False  # "by how much over second place": state the winner's lead over the runner-up
     # The table card's preferred values per column (its [order]): which scenario an overview shows.
     order: dict[str, tuple[str, ...]] = dc_field(default_factory=dict)
+    # ... and its display names: what the answer calls the measure ("time to train") and the values.
+    display: dict[str, str] = dc_field(default_factory=dict)
+    display_values: dict[str, dict[str, str]] = dc_field(default_factory=dict)
 
     def state(self) -> dict[str, Any]:
         """What a follow-up needs from this turn (stored inside Answer.query["parsed"])."""

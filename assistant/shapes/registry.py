@@ -98,6 +98,7 @@ def run(name: str, ctx: Context) -> Parsed:
     chosen = REGISTRY[name]
     ctx.parsed.shape = ctx.parsed.shape or chosen.name
     ctx.parsed.order = ctx.catalog.order
+    ctx.parsed.display, ctx.parsed.display_values = ctx.catalog.display, ctx.catalog.display_values
     return chosen.build(ctx)
 
 

@@ -45,6 +45,12 @@ def test_the_fastest_build_is_the_lowest_time(engines):
     assert "1,150.125" in a.answer and "Team Green" in a.answer
 
 
+def test_answers_use_the_cards_display_names(engines):
+    """[display.columns] result = "compile time", [display.values.benchmark] linux-kernel = "Linux kernel"."""
+    a = ask(engines, "fastest linux-kernel build in 2025-03?")
+    assert a.answer.startswith("The best compile time (Linux kernel (linux-kernel), 2025-03"), a.answer
+
+
 def test_a_ranking_runs_in_the_cards_direction(engines):
     a = ask(engines, "slowest kernel build in 2025-03")
     assert a.rows[0]["result_id"] == "b-0002"  # 655.25 s beats nobody: the slowest
