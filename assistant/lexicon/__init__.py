@@ -132,7 +132,9 @@ class Lexicon:
         self._single: dict[str, list[_Phrase]] = {}  # one-word phrases of content kinds (for typos)
         for kind, values in table.items():
             for value, phrases in values.items():
-                for text in dict.fromkeys(phrases + [fold(p) for p in phrases]):
+                # folded spellings, and contractions typed without the apostrophe ("didnt", "isnt")
+                variants = [fold(p) for p in phrases] + [p.replace("'", "") for p in phrases if "n't" in p]
+                for text in dict.fromkeys(phrases + variants):
                     p = _compile(kind, value, text)
                     first = p.parts[0]
                     if first == "…" or first.startswith("<") or "*" in first:
