@@ -113,6 +113,7 @@ class Catalog:
     _fuzzy_keys: list[str] = field(default_factory=list, repr=False)
     _chip_keys: list[str] | None = field(default=None, repr=False)
     _system_keys: list[tuple[str, str]] | None = field(default=None, repr=False)
+    _short_keys: dict[str, str] | None = field(default=None, repr=False)
     # Who wrote the indexed documents ("ieee spectrum", "storagereview", "supplemental discussion"),
     # read from their file names: naming one asks what that document says.
     publishers: dict[str, str] = field(default_factory=dict)
@@ -290,8 +291,12 @@ class Catalog:
                 window = tokens[i:i + size]
                 key = "".join(t for t, _, _ in window)
                 entries, score = self._index.get(key), 100.0
-                if not entries and _PLURAL_MODEL.match(key):  # "b200s", "h100s": a model number, plural
-                    entries = self._index.get(key[:-1])
+                if not entries and key.endswith("s") and (_PLURAL_MODEL.match(key) or len(key) >= 4):
+                    # "b200s", "tpus": a chip named in the plural
+                    entries = [e for e in self._index.get(key[:-1], []) if _PLURAL_MODEL.match(key)
+                               or e.column in ("accelerator_family", "accelerator")] or None
+                if not entries and _CHIP_SHAPED.match(key):  # "mi355": a model number without its letter
+                    entries = self._chip_without_suffix(key)
                 if not entries and fuzzy:
                     entries, score = self._fuzzy(key, [t for t, _, _ in window])
                 if not entries:
@@ -320,6 +325,12 @@ class Catalog:
                 for j in range(i, i + size):
                     taken[j] = True
         return sorted(found, key=lambda m: (m.span[0], COLUMN_PRIORITY.get(m.column, 50)))
+
+    def _chip_without_suffix(self, key: str) -> list[_Entry] | None:
+        """The one accelerator family that is this model number plus one letter ("mi355" -> MI355X)."""
+        hits = [e for k, entries in self._index.items() if k.startswith(key) and len(k) == len(key) + 1
+                and k[-1].isalpha() for e in entries if e.column == "accelerator_family"]
+        return hits if len({e.values for e in hits}) == 1 else None
 
     def unknown_entities(self, text: str, matches: list[Match] | None = None) -> list[str]:
         """Names in `text` the data has no rows for: curated names absent from this table
@@ -352,6 +363,10 @@ class Catalog:
             owner = [e for e in self._index.get(key[:-1], []) if e.column in _OWNERS]
             if owner:
                 return owner, 99.0
+        if len(words) == 1 and len(key) >= 5 and key not in _STOP:  # "lenvo", "nvdia": one letter left out
+            owner = self._one_letter_short().get(key)
+            if owner:
+                return self._index[owner], FUZZY_CUTOFF
         if len(key) < FUZZY_MIN_LEN or len(words) > 3 or all(w in _STOP for w in words):
             return None, 0.0
         if any(w in _STOP for w in words):
@@ -366,6 +381,17 @@ class Catalog:
         if hit is None or _digits(hit[0]) != _digits(key):
             return None, 0.0
         return self._index[hit[0]], float(hit[1])
+
+    def _one_letter_short(self) -> dict[str, str]:
+        """Submitter and vendor names with one letter left out -> the name's key (unique ones only)."""
+        if self._short_keys is None:
+            seen: dict[str, set[str]] = {}
+            for k, entries in self._index.items():
+                if len(k) >= 5 and any(e.column in _OWNERS for e in entries):
+                    for i in range(len(k)):
+                        seen.setdefault(k[:i] + k[i + 1:], set()).add(k)
+            self._short_keys = {d: next(iter(ks)) for d, ks in seen.items() if len(ks) == 1 and d not in self._index}
+        return self._short_keys
 
     def _system_part(self, key: str, words: list[str]) -> tuple[list[_Entry] | None, float]:
         """Part of a system's name ("ThinkSystem SR680a V3", "XE9680"): every system whose name
