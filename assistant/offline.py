@@ -222,6 +222,10 @@ def _other_column(engine: Any, spec: Any, parsed: Parsed) -> Any:
             v for n in parsed.reading.matches if n.span == m.span and n.column == used for v in n.values)]
         if not values or not alt or getattr(spec.filters, other):
             continue
+        # "google tpus": "tpus" names the vendor and nothing else, so the vendor reading stands
+        spans = {m.span for m in parsed.reading.matches if m.column == other}
+        if any(m.span not in spans for m in parsed.reading.matches if m.column == used):
+            continue
         filters = spec.filters.model_copy(update={used: None, other: list(alt[0].values)})
         result = engine.execute(spec.model_copy(update={"filters": filters}))
         if not result.empty:
