@@ -359,6 +359,17 @@ def _label(row: dict[str, Any]) -> str:
     return f"{row.get('submitter')}: {name}"
 
 
+FEW = 5  # a distinct count this small names its values
+
+
+def _few_names(spec: Any, result: Any) -> list[str]:
+    """The distinct values a small nunique count counted (all of them, or none when there are more)."""
+    if spec.aggregate != "nunique" or not spec.column or result.rows is None or spec.column not in result.rows:
+        return []
+    names = sorted({str(v) for v in result.rows[spec.column].dropna().tolist()})
+    return names if 0 < len(names) <= FEW and len(names) == int(result.value or 0) else []
+
+
 def _compose_aggregate(question: str, result: Any, parsed: Parsed | None) -> Answer:
     lang = _lang(parsed)
     spec = result.spec
@@ -380,6 +391,9 @@ def _compose_aggregate(question: str, result: Any, parsed: Parsed | None) -> Ans
         split = f": {split}" if split else ""
         text = (f"There are {semantics.format_number(value, lang=lang)} {what}{where}{split}." if lang != "sv" else
                 f"Det finns {semantics.format_number(value, lang=lang)} {what}{where}{split}.")
+        named = _few_names(spec, result)
+        if named:  # "how many systems with more than 100 accelerators": a few are worth naming
+            text = text[:-1] + ": " + ", ".join(named) + "."
         if value == 0:
             return _answer(question, text, status="no_data", query=_query(result))
         values = [Value(value=value, unit=None, label=f"{what}{where}",
