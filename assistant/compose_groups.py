@@ -86,6 +86,11 @@ def _overview(question: str, result: Any, parsed: Parsed, rows: list[dict[str, A
         if len(in_round) > min(len(shown), MAX_IN_TEXT) else ""
     latest = _say(lang, "overview_latest") if not parsed.explicit.get("round") and _entity_label(parsed) else ""
     text = _say(lang, "overview", entity=entity, round=rnd, latest=latest, items=items) + more
+    one_round = len(result.spec.filters.round or []) == 1 or all(str(r.get("round")) == rnd for r in rows)
+    if one_round and result.by_division and parsed.intent == "overview":  # the rows the overview stands for
+        text += _say(lang, "overview_count", n=semantics.format_number(sum(result.by_division.values()), lang=lang),
+                     split=", ".join(f"{semantics.format_number(n, lang=lang)} {d}" for d, n in sorted(
+                         result.by_division.items(), key=lambda kv: (-kv[1], kv[0])) if d))
     values = [Value(value=float(r.get("value", r.get("result"))), unit=r.get("value_unit") or r.get("units"),
                     label=f"{_subject(r)} ({rnd})", result_ids=[str(r.get("result_id"))])
               for r in shown[:MAX_IN_TEXT]]

@@ -682,8 +682,12 @@ def _run_best_per_group(table: pd.DataFrame, spec: QuerySpec, filters: Filters, 
     if truncated:
         notes.append(f"showing {cap} of {len(picked)} groups")
     rows = _take(table, ranking, picked[:cap])
+    # how many rows the groups summarise, per division ("Nebius in v6.0: 21 results")
+    divisions = pd.Series(cols.objects("division")[pos]).value_counts() if "division" in table.columns \
+        else pd.Series({"": len(pos)})
     return QueryResult(spec=spec, rows=rows, unit=None, lower_is_better=False,
-                       derived=semantics.is_derived(spec.metric), truncated=truncated, matched=len(picked))
+                       derived=semantics.is_derived(spec.metric), truncated=truncated, matched=len(picked),
+                       by_division={str(k): float(v) for k, v in divisions.items() if v})
 
 
 def _run_rows(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[str], max_rows: int,
