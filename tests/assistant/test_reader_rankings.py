@@ -198,3 +198,48 @@ def test_the_number_each_of_two_chips_got_is_each_sides_result(engine, results_t
                          "number each chip got in v6.1?")
     found = numbers(answer.answer)
     assert close_to(best["MI355X"], found) and close_to(best["B300"], found), answer.answer
+
+
+@pytest.mark.parametrize("question, submitter", [("lenvo best whisper 5.1", "Lenovo"),
+                                                 ("nvdia best deepseek 6.1", "NVIDIA")])
+def test_a_name_with_one_letter_left_out_is_the_name(engine, question, submitter):
+    answer = ask(engine, question)
+    assert answer.rows and all(r["submitter"] == submitter for r in answer.rows[:1]), answer.answer
+
+
+def test_swedish_inte_is_no_misspelt_intel(engine):
+    answer = ask(engine, "Vilka benchmarks fanns i v6.1 men inte i v6.0?")
+    assert "Intel" not in answer.answer and "qwen3.6-27b" in answer.answer
+
+
+def test_a_model_number_without_its_letter_is_the_chip(engine, results_table):
+    rows = results_table[(results_table["round"] == "v6.1") & (results_table["division"] == "closed")
+                         & (results_table["benchmark"] == "llama2-70b-99.9") & (results_table["scenario"] == "Offline")
+                         & (results_table["accelerator_family"] == "MI355X")]
+    answer = ask(engine, "mi355 best llama2 70b offline 6.1")
+    assert answer.values[0].value == rows["result"].max()
+
+
+def test_a_chip_named_in_the_plural_keeps_its_filter(engine, results_table):
+    """Google TPUs have no v6.1 results; Google's GPU results must not stand in for them."""
+    answer = ask(engine, "how did google tpus do in 6.1")
+    assert answer.status == "no_data"
+
+
+def test_a_contraction_typed_without_its_apostrophe(engine, results_table):
+    v41 = set(results_table[(results_table["round"] == "v4.1") & (results_table["division"] == "closed")]["submitter"])
+    v51 = set(results_table[(results_table["round"] == "v5.1") & (results_table["division"] == "closed")]["submitter"])
+    answer = ask(engine, "how many closed v4.1 submitters didnt come back for 5.1 closed")
+    assert answer.values[0].value == len(v41 - v51)
+
+
+def test_a_small_distinct_count_names_what_it_counted(engine, results_table):
+    rows = results_table[(results_table["round"] == "v6.1") & (results_table["benchmark"] == "rgat")]
+    answer = ask(engine, "how many submitters ran rgat in v6.1")
+    assert all(name in answer.answer for name in set(rows["submitter"]))
+
+
+def test_an_overview_says_how_many_results_it_stands_for(engine, results_table):
+    n = int(((results_table["round"] == "v6.0") & (results_table["submitter"] == "Nebius")).sum())
+    answer = ask(engine, "hur gick det för nebius i v6.0")
+    assert f"{n} resultat totalt" in answer.answer
