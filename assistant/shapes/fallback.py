@@ -50,11 +50,25 @@ def _unknown_identifiers(ctx: Context) -> list[str]:
     # data does not know, to the end of the question
     if words.needs_commentary(r):  # "who described v6.0 as the biggest revision ...": a document's words
         return list(dict.fromkeys(out))
+    out += _unknown_benchmarks(ctx)
     for d in r.tagged("direction", "best", "worst", "lowest", "high"):
         run, end = unknown_run(d.last)
         if 2 <= len(run) <= 4 and end == len(r.tokens) and end - d.last <= 5:
             out.append(" ".join(run))
     return list(dict.fromkeys(out))
+
+
+def _unknown_benchmarks(ctx: Context) -> list[str]:
+    """"The gpt-5 benchmark": words right before a benchmark noun that name no benchmark of the data."""
+    r, out = ctx.reading, []
+    for noun in r.tagged("cue", "benchmark_noun"):
+        first = noun.first
+        while first > 0 and not _read_at(r, first - 1) and noun.first - first < 3 and not any(
+                t.first <= first - 1 < t.last and (t.kind, t.value) == ("cue", "plain") for t in r.tags):
+            first -= 1
+        if first < noun.first:
+            out.append(r.text[r.tokens[first].start:r.tokens[noun.last - 1].end])
+    return out
 
 
 def _refuse_applies(ctx: Context) -> bool:
@@ -91,6 +105,12 @@ def refuse(ctx: Context) -> Parsed:
             "or latency, power and system size. For a price stated in an article, ask what the article says.",
             "Resultaten har inga priser eller kostnader, så det kan jag inte svara på ur datan; de har "
             "genomströmning eller latens, effekt och systemstorlek. Fråga vad en artikel säger om ett pris.")
+    elif unknown and unknown == _unknown_benchmarks(ctx):
+        latest = ctx.catalog.latest_round or ""
+        have = ", ".join(sorted(ctx.catalog.benchmarks_by_round.get(latest, set())))
+        named = ", ".join(repr(u) for u in unknown)
+        parsed.message = ctx.say(f"The data has no {named}. Benchmarks in {latest}: {have}.",
+                                 f"Datan har inget {named}. Benchmarks i {latest}: {have}.")
     elif unknown:
         parsed.message = ctx.say(
             f"The data has no column or measure called {', '.join(repr(u) for u in unknown)}. "
