@@ -299,6 +299,8 @@ class Catalog:
                     entries = self._chip_without_suffix(key)
                 if not entries and fuzzy:
                     entries, score = self._fuzzy(key, [t for t, _, _ in window])
+                if not entries and size >= 2:  # "jetson thor": a chip's name with a word left out
+                    entries = self._family_with_words([t for t, _, _ in window])
                 if not entries:
                     continue
                 span = (window[0][1], window[-1][2])
@@ -381,6 +383,19 @@ class Catalog:
         if hit is None or _digits(hit[0]) != _digits(key):
             return None, 0.0
         return self._index[hit[0]], float(hit[1])
+
+    def _family_with_words(self, words: list[str]) -> list[_Entry] | None:
+        """The one accelerator family whose name has these words in this order, with others between
+        ("jetson thor" -> Jetson AGX Thor); never stop words, and never a single word."""
+        if any(w in _STOP for w in words):
+            return None
+        hits = []
+        for family in self.vocab.get("accelerator_family", []):
+            names = [w.lower() for w in re.findall(r"[0-9A-Za-z]+", family)]
+            it = iter(names)
+            if len(names) > len(words) and all(w in it for w in words):
+                hits.append(family)
+        return [_Entry("accelerator_family", (hits[0],), " ".join(words))] if len(hits) == 1 else None
 
     def _one_letter_short(self) -> dict[str, str]:
         """Submitter and vendor names with one letter left out -> the name's key (unique ones only)."""
