@@ -243,3 +243,24 @@ def test_an_overview_says_how_many_results_it_stands_for(engine, results_table):
     n = int(((results_table["round"] == "v6.0") & (results_table["submitter"] == "Nebius")).sum())
     answer = ask(engine, "hur gick det för nebius i v6.0")
     assert f"{n} resultat totalt" in answer.answer
+
+
+@pytest.mark.parametrize("question", ["top results on the gpt-5 benchmark", "hur gick det på gpt5-testet i 6.1"])
+def test_a_benchmark_the_data_lacks_is_refused_and_the_real_ones_listed(engine, results_table, question):
+    answer = ask(engine, question)
+    assert answer.status == "no_data"
+    assert all(b in answer.answer for b in set(results_table[results_table["round"] == "v6.1"]["benchmark"]))
+
+
+def test_a_chip_name_with_a_word_left_out(engine, results_table):
+    family = "Jetson AGX Thor"
+    assert family in set(results_table["accelerator_family"])
+    answer = ask(engine, "what has jetson thor done, is it any good or just a dev kit thing")
+    assert answer.rows and all(r["accelerator_family"] == family for r in answer.rows)
+
+
+@pytest.mark.parametrize("question", ["which is faster on whisper offline in v6.1, the b300 or the mi355x?",
+                                      "vilken är snabbast på whisper offline i 6.1, b300 eller mi355x?"])
+def test_which_is_faster_a_or_b_compares_the_two(engine, question):
+    answer = ask(engine, question)
+    assert "B300" in answer.answer and "MI355X" in answer.answer
