@@ -438,8 +438,12 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     terms = list(dict.fromkeys(m.values[0].lower() for m in parsed.entities if m.values))
     keys = _define_keys(question, parsed)
 
-    # a word few sections use says more than one most do ("framework" over "results")
-    df = {k: sum(k in _keywords(h) | _keywords(b[:400]) for h, b, _ in sections) for k in keys}
+    # a word few sections use says more than one most do ("framework" over "results"); words match
+    # by stem ("rounds" names "Round cadence")
+    keys = {_stem(k) for k in keys}
+    heads = {id(sec): _stems(sec[0]) for sec in sections}
+    bodies = {id(sec): _stems(sec[1][:400]) for sec in sections}
+    df = {k: sum(k in heads[id(sec)] | bodies[id(sec)] for sec in sections) for k in keys}
     idf = {k: math.log(1 + len(sections) / n) for k, n in df.items() if n}
 
     def score(section: tuple[str, str, Passage], term: str | None) -> tuple[float, int]:
@@ -449,8 +453,8 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         for t in ([term] if term else terms):
             named = max(named, 20 if heading == t else 10 if heading.startswith(t) or (head and t.startswith(
                 heading)) else 0)
-        said = 3 * sum(idf.get(k, 0.0) for k in keys & _keywords(head)) + \
-            sum(idf.get(k, 0.0) for k in keys & _keywords(body[:400]))
+        said = 3 * sum(idf.get(k, 0.0) for k in keys & heads[id(section)]) + \
+            sum(idf.get(k, 0.0) for k in keys & bodies[id(section)])
         return named + said + 2 * (p.language == lang), -len(head.split())  # equal: the plainer heading
 
     if len(terms) >= 2:
