@@ -17,9 +17,12 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ingest.settings import PROJECT_ROOT
+
+if TYPE_CHECKING:  # a Dataset is built from a card; the catalog only reads its fields
+    from assistant.datasets import Dataset
 
 ALIASES_FILE = PROJECT_ROOT / "data" / "aliases.toml"
 LATEST = "@latest"
@@ -119,7 +122,7 @@ class Catalog:
     publishers: dict[str, str] = field(default_factory=dict)
     publisher_docs: dict[str, list[str]] = field(default_factory=dict)  # publisher -> its document ids
 
-    def describe_with(self, dataset: Any) -> None:
+    def describe_with(self, dataset: "Dataset") -> None:
         """Take a card's order and display names (`assistant.datasets.Dataset`)."""
         self.order = dict(dataset.order)
         self.display = dict(dataset.display)

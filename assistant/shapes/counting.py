@@ -4,6 +4,7 @@ most results, and which systems meet a numeric condition."""
 from __future__ import annotations
 
 from assistant.parsed import Parsed, filters_of
+from assistant.reader import Reading
 from assistant.shapes import defaults, words
 from assistant.shapes.registry import Context, shape
 from assistant.spec import Filters, QuerySpec
@@ -109,7 +110,7 @@ def count_rank(ctx: Context) -> Parsed:
     return parsed
 
 
-def _counted_after_most(r, column: str) -> str | None:
+def _counted_after_most(r: Reading, column: str) -> str | None:
     """The column counted after "most"/"fewest" when it is not the grouping ("which submitter brought
     the most different systems"), read as that column's distinct values."""
     ranked = next(iter(r.tagged("direction", "most", "least")), None)
@@ -151,7 +152,7 @@ def count(ctx: Context) -> Parsed:
     return parsed
 
 
-def _each_of(r) -> str | None:
+def _each_of(r: Reading) -> str | None:
     """The column a count is split by ("in each scenario", "per benchmark", "by submitter")."""
     cues = {t.last for t in r.tagged("cue", "group_each")}
     column = next((t.value for t in r.tagged("grouping") if t.first in cues), None)
