@@ -80,7 +80,7 @@ def test_trend_is_a_line_with_derived_change():
 def test_count_and_group_counts():
     spec = QuerySpec(op="aggregate", aggregate="nunique", column="submitter", filters=Filters(round=["v6.1"]))
     a = compose("q", QueryResult(spec=spec, rows=_rows(), value=2.0))
-    assert a.answer == "There are 2 distinct submitters in v6.1." and a.values[0].value == 2.0
+    assert a.answer == "There are 2 distinct submitters in v6.1: Acme, Bolt." and a.values[0].value == 2.0
     groups = pd.DataFrame({"round": ["v6.1", "v4.1"], "value": [492, 937]})
     spec = QuerySpec(op="aggregate", aggregate="count", group_by=["round"])
     b = compose("q", QueryResult(spec=spec, rows=_rows(), groups=groups))
