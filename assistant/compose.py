@@ -15,7 +15,8 @@ import re
 from collections import Counter
 from typing import Any
 
-from assistant import notes_sv, readout, semantics, templates
+from assistant import readout, semantics, templates
+from assistant.notes import Note, localize
 from assistant.answer import Answer, Citation, Passage, Value
 from assistant.parsed import Parsed
 
@@ -199,8 +200,7 @@ def compose(question: str, result: Any, parsed: Parsed | None = None) -> Answer:
     answer.notes = list(dict.fromkeys(answer.notes + notes))
     if parsed is not None and parsed.checked and op == "rows" and answer.status == "answered" and not result.rows.empty:
         answer.answer += _checked_verdict(result.rows.iloc[0], parsed)
-    if _lang(parsed) == "sv":
-        answer.notes = notes_sv.in_swedish(answer.notes)
+    answer.notes = localize(answer.notes, _lang(parsed))
     if answer.query is None:
         answer.query = _query(result)
     if parsed is not None:
@@ -586,7 +586,7 @@ def _compose_trend(question: str, result: Any, parsed: Parsed | None) -> Answer:
         text += (f" Change {values[0].label}→{values[-1].label}: {pct}% (×{times}; derived)."
                  if lang != "sv" else
                  f" Förändring {values[0].label}→{values[-1].label}: {pct} % (×{times}; härlett).")
-        notes.append("the change in percent is derived from the two cited results; systems may differ between rounds")
+        notes.append(Note("change_derived"))
     if len(rows) == 1:
         text += (" Only one round has a matching result." if lang != "sv" else
                  " Bara en runda har ett matchande resultat.")

@@ -30,6 +30,7 @@ import pandas as pd
 
 from assistant import semantics
 from assistant.spec import Filters, QuerySpec, Range
+from assistant.notes import Localized, Note
 from assistant.units import power_unit
 from ingest.schema import COLUMN_NAMES, FILTERABLE
 
@@ -412,10 +413,10 @@ def _apply_default_division(table: pd.DataFrame, filters: Filters, default: str 
     mask, _ = _filter_mask(table, filters)
     divisions = [d for d in dict.fromkeys(_Columns.of(table).objects("division")[mask.to_numpy()].tolist()) if d]
     if default in divisions:
-        notes.append(f"{default.capitalize()} division assumed (no division named)")
+        notes.append(Note("division_assumed", division=default.capitalize()))
         return filters.model_copy(update={"division": [default]})
     if divisions:
-        notes.append(f"no {default}-division results match; showing {', '.join(sorted(divisions))} division results")
+        notes.append(Note("division_fallback", default=default, divisions=", ".join(sorted(divisions))))
     return filters
 
 
@@ -465,10 +466,10 @@ def empty_hints(table: pd.DataFrame, filters: Filters) -> list[str]:
             else:
                 present = sorted(present)
             listed = ", ".join(present[:8]) + (", ..." if len(present) > 8 else "")
-            hints.append(f"nothing with {name} {shown} under the other filters" +
-                         (f"; they match {name} {listed}" if present else f"; they have no {name} at all"))
+            hints.append(Note("nothing_with_match" if present else "nothing_with_none", name=name, shown=shown,
+                              listed=listed))
         else:
-            hints.append(f"nothing with {name} {shown} under the other filters")
+            hints.append(Note("nothing_with", name=name, shown=shown))
     return hints[:3]
 
 
@@ -488,7 +489,7 @@ def _cite(result: QueryResult) -> QueryResult:
     result.empty = result.rows is None or result.rows.empty
     if result.empty and not result.items and result.value is None and not any(
             "no rows match" in n for n in result.notes):
-        result.notes.append("no rows match these filters")
+        result.notes.append(Note("no_rows"))
     return result
 
 
@@ -515,7 +516,7 @@ def _metric(table: pd.DataFrame, pos: np.ndarray, metric: str, plan: _Plan,
     elif metric == "result_per_accelerator":
         latency = cols.latency()[pos]
         if latency.any():
-            notes.append("latency results left out of the per-accelerator figure (it only applies to throughput)")
+            notes.append(Note("latency_left_out"))
         accs = cols.numbers("total_accelerators")[pos]
         with np.errstate(invalid="ignore"):
             keep = ~latency & (accs > 0)
@@ -535,7 +536,7 @@ def _metric(table: pd.DataFrame, pos: np.ndarray, metric: str, plan: _Plan,
         # (a table without power has no rows left here, and may have no power_units column either)
         value_units = cols.objects("power_units")[pos] if "power_units" in table.columns else units
         plan.add("df = df.assign(value=df['power_result'], value_unit=df['power_units'])")
-        notes.append("power: lower is better for the same work (only v4.1 and v5.1 have power results)")
+        notes.append(Note("power_direction"))
     elif metric == "efficiency":
         power = cols.numbers("power_result")[pos] if "power_result" in table.columns else np.full(len(pos), np.nan)
         watt = power_unit()  # energy per query has no efficiency
@@ -593,8 +594,7 @@ def _rank(table: pd.DataFrame, spec: QuerySpec, filters: Filters, plan: _Plan, n
         ordered = sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))
         keep_unit = ordered[0][0]
         others = ", ".join(f"{u} ({n} rows)" for u, n in ordered[1:])
-        notes.append(f"mixed units: ranked only the {ordered[0][1]} rows in {keep_unit}; left out {others} — "
-                     "name a benchmark and scenario (or a unit) to choose")
+        notes.append(Note("mixed_units_ranked", n=ordered[0][1], unit=keep_unit, others=others))
         keep = value_units == keep_unit
         pos, values, value_units, units = pos[keep], values[keep], value_units[keep], units[keep]
         plan.add(f"df = df[df['value_unit'] == {keep_unit!r}]  # never rank across units")
@@ -680,7 +680,7 @@ def _run_best_per_group(table: pd.DataFrame, spec: QuerySpec, filters: Filters, 
     cap = min(spec.limit, max_rows)
     truncated = len(picked) > cap
     if truncated:
-        notes.append(f"showing {cap} of {len(picked)} groups")
+        notes.append(Note("groups_shown", shown=cap, total=len(picked)))
     rows = _take(table, ranking, picked[:cap])
     # how many rows the groups summarise, per division ("Nebius in v6.0: 21 results")
     divisions = pd.Series(cols.objects("division")[pos]).value_counts() if "division" in table.columns \
@@ -698,7 +698,7 @@ def _run_rows(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[str
         return _run_best_per_group(table, spec, filters, plan, notes, max_rows)
     rows, unit, lib, truncated = _ranked(table, spec, filters, plan, notes, max_rows, spec.dedupe, spec.limit)
     if lib and spec.metric == "result":
-        notes.append(semantics.LATENCY_NOTE if semantics.is_latency(unit) else f"{unit}: lower is better")
+        notes.append(semantics.LATENCY_NOTE if semantics.is_latency(unit) else Note("unit_direction", unit=unit))
     return QueryResult(spec=spec, rows=rows, unit=unit, lower_is_better=lib,
                        derived=semantics.is_derived(spec.metric), truncated=truncated)
 
@@ -751,7 +751,7 @@ def _run_aggregate(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: lis
         units = df["value_unit"].dropna().unique().tolist()
         if len(units) > 1:
             keys = keys + ["value_unit"]
-            notes.append("mixed units: split by unit (" + ", ".join(map(str, sorted(units))) + ")")
+            notes.append(Note("mixed_units_split", units=", ".join(map(str, sorted(units)))))
         elif units:
             unit = str(units[0])
             lib = bool(_Columns.of(table).lower_is_better(table.index.get_indexer(df.index[:1]), spec.metric)[0])
@@ -774,7 +774,7 @@ def _run_aggregate(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: lis
         if extreme is not None:
             rows = extreme
         if agg in ("sum", "mean", "median") and spec.metric == "result":
-            notes.append(f"{agg} of results across systems of different sizes; read with care")
+            notes.append(Note("sizes_differ", aggregate=agg))
     truncated = False
     result_value: float | None = None
     groups_df: pd.DataFrame | None = None
@@ -784,7 +784,7 @@ def _run_aggregate(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: lis
         groups_df = groups.sort_values(sort_keys, ascending=[ascending] + [True] * len(keys), kind="mergesort")
         cap = min(spec.limit, max_rows)
         if len(groups_df) > cap:
-            notes.append(f"showing {cap} of {len(groups_df)} groups")
+            notes.append(Note("groups_shown", shown=cap, total=len(groups_df)))
             groups_df = groups_df.head(cap)
         groups_df = groups_df.reset_index(drop=True)
     else:
@@ -853,7 +853,7 @@ def _run_difference(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: li
     rows = rows.drop_duplicates([col], keep="first")
     rows = rows.assign(value=_float(rows["result"]), value_unit=rows["units"]).head(max_rows)
     if not items:
-        notes.append(f"no {col} is present in the first set and absent from the other")
+        notes.append(Note("nothing_new", column=col))
     return QueryResult(spec=spec.model_copy(update={"other": other}), rows=rows, items=items,
                        truncated=len(items) > max_rows)
 
@@ -874,9 +874,11 @@ def _run_compare(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[
         sides.append(res)
         if not res.rows.empty:
             frames.append(res.rows.assign(side=i + 1))
-            notes.append(f"side {i + 1}: " + semantics.describe_row(res.rows.iloc[0]))
+            row = res.rows.iloc[0]
+            notes.append(Note("side", n=i + 1, row=Localized(en=semantics.describe_row(row),
+                                                              sv=semantics.describe_row(row, "sv"))))
         else:
-            notes.append(f"side {i + 1}: no rows match")
+            notes.append(Note("side_empty", n=i + 1))
     units = {s.unit for s in sides if not s.empty}
     if len(units) > 1:
         raise SpecError("cannot compare different units (" + ", ".join(sorted(map(str, units))) + "); "
@@ -887,7 +889,7 @@ def _run_compare(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[
     if len(frames) > 1:
         combos = rows[[c for c in ("benchmark", "scenario") if c in rows.columns]].drop_duplicates()
         if len(combos) > 1:
-            notes.append("the sides' best rows are on different benchmarks or scenarios")
+            notes.append(Note("sides_differ"))
     unit = next(iter(units)) if units else None
     lib = sides[0].lower_is_better if sides else False
     return QueryResult(spec=spec, rows=rows, unit=unit, lower_is_better=lib,
@@ -904,8 +906,7 @@ def _run_trend(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[st
     combos = set(zip(*(cols.objects(c)[ranking.positions].tolist() for c in ("benchmark", "scenario")
                        if c in table.columns)))
     if len(combos) > 1:
-        notes.append(f"best row per round across {len(combos)} benchmark/scenario pairs; "
-                     "name one benchmark and scenario for a like-for-like trend")
+        notes.append(Note("trend_mixed", pairs=len(combos)))
     picked = _first_per_key(table, ranking, ["round"])
     plan.add("df = df.drop_duplicates(['round'])  # best row per round")
     order_col = "round_order" if "round_order" in table.columns else "round"
@@ -916,7 +917,7 @@ def _run_trend(table: pd.DataFrame, spec: QuerySpec, plan: _Plan, notes: list[st
     if filters.round:
         missing = [r for r in filters.round if r not in set(df["round"].astype(str))]
         if missing:
-            notes.append("no matching rows in " + ", ".join(missing))
+            notes.append(Note("rounds_missing", rounds=", ".join(missing)))
     by_round = [
         {"round": str(r["round"]), "value": float(r["value"]), "unit": unit,
          "result_id": str(r["result_id"]), "url": None if pd.isna(r.get("result_url")) else str(r.get("result_url")),
@@ -970,12 +971,12 @@ def execute(spec: QuerySpec | dict[str, Any], table: pd.DataFrame, *, max_rows: 
     if spec.op != "compare":
         notes.extend(semantics.describe_caveats(result.rows, results=spec.metric not in semantics.SIZE_METRICS))
     if result.rows.empty and spec.op in ("rows", "trend", "aggregate"):
-        notes.append("no rows match these filters")
+        notes.append(Note("no_rows"))
         notes.extend(empty_hints(table, result.spec.filters))
     elif spec.op == "compare":
         for i, side in enumerate(result.sides):
             if side.empty:
-                notes.extend(f"side {i + 1}: {h}" for h in empty_hints(table, side.spec.filters))
+                notes.extend(Note("side", n=i + 1, row=h) for h in empty_hints(table, side.spec.filters))
     result.notes = _dedupe_notes(notes + result.notes)
     result.pandas = plan.text()
     return _cite(result)

@@ -12,13 +12,14 @@ import math
 from typing import Any, Iterable
 
 from assistant import units
+from assistant.notes import Note
 from ingest.schema import LATENCY_UNITS
 
-DERIVED_NOTE = "per-accelerator figures are derived (result ÷ total accelerators), not an official MLPerf metric"
-EFFICIENCY_NOTE = "efficiency figures are derived (result ÷ system power), not an official MLPerf metric"
-LATENCY_NOTE = "latency: lower is better"
-PREVIEW_NOTE = "these rows include preview systems (not yet available)"
-RDI_NOTE = "these rows include rdi systems (research, development or internal)"
+DERIVED_NOTE = Note("derived_per_accelerator")
+EFFICIENCY_NOTE = Note("derived_efficiency")
+LATENCY_NOTE = Note("latency_direction")
+PREVIEW_NOTE = Note("preview_rows")
+RDI_NOTE = Note("rdi_rows")
 # System size as a metric: "the largest system" ranks systems, not results, so one row per system.
 SIZE_METRICS = {"total_accelerators": "accelerators", "number_of_nodes": "nodes"}
 
@@ -144,12 +145,12 @@ def describe_caveats(rows: Any, results: bool = True) -> list[str]:
 
     rounds = col("round")
     if len(rounds) > 1:
-        notes.append("rows span several rounds: " + ", ".join(map(str, rounds)))
+        notes.append(Note("rounds_span", rounds=", ".join(map(str, rounds))))
     divisions = col("division")
     if len(divisions) > 1:
-        notes.append("rows mix divisions: " + ", ".join(map(str, divisions)))
+        notes.append(Note("divisions_mix", divisions=", ".join(map(str, divisions))))
     elif divisions and divisions[0] != "closed":
-        notes.append(f"{divisions[0]} division results (not directly comparable with closed)")
+        notes.append(Note("division_other", division=divisions[0]))
     availability = col("availability")
     if "preview" in availability:
         notes.append(PREVIEW_NOTE)
@@ -160,27 +161,25 @@ def describe_caveats(rows: Any, results: bool = True) -> list[str]:
     benchmarks = col("benchmark")
     if len(benchmarks) > 1:
         shown = ", ".join(map(str, benchmarks[:6])) + (", ..." if len(benchmarks) > 6 else "")
-        notes.append(f"rows span {len(benchmarks)} benchmarks ({shown}); results of different benchmarks "
-                     "are not comparable")
+        notes.append(Note("benchmarks_span", n=len(benchmarks), benchmarks=shown))
     scenarios = col("scenario")
     if len(scenarios) > 1:
-        notes.append("rows mix scenarios: " + ", ".join(map(str, scenarios)))
+        notes.append(Note("scenarios_mix", scenarios=", ".join(map(str, scenarios))))
     if "number_of_nodes" in cols:
         nodes = [int(n) for n in _distinct(rows["number_of_nodes"].tolist())]
         if any(n > 1 for n in nodes):
-            notes.append("includes multi-node systems (up to {} nodes); compare per node or per accelerator with care"
-                         .format(max(nodes)))
+            notes.append(Note("multi_node", nodes=max(nodes)))
     if "total_accelerators" in cols:
         accs = [int(n) for n in _distinct(rows["total_accelerators"].tolist())]
         if len(accs) > 1:
-            notes.append(f"accelerator counts differ ({min(accs)}–{max(accs)} per system)")
+            notes.append(Note("accelerators_differ", low=min(accs), high=max(accs)))
     units = col("units")
     if any(is_latency(u) for u in units):
         notes.append(LATENCY_NOTE)
     return notes
 
 
-def describe_row(row: Any) -> str:
+def describe_row(row: Any, lang: str = "en") -> str:
     """One line of context for a cited row: who, what, where, and the counts that matter."""
     get = row.get if hasattr(row, "get") else (lambda k, d=None: getattr(row, k, d))
     parts = [str(get("submitter", "")), f"\"{get('system_name', '')}\""]
@@ -188,7 +187,8 @@ def describe_row(row: Any) -> str:
     counts = []
     try:
         if nodes is not None and not _isnan(nodes):
-            counts.append(f"{int(nodes)} node{'s' if int(nodes) != 1 else ''}")
+            one, many = ("nod", "noder") if lang == "sv" else ("node", "nodes")
+            counts.append(f"{int(nodes)} {one if int(nodes) == 1 else many}")
         if accs is not None and not _isnan(accs):
             counts.append(f"{int(accs)}× {get('accelerator_family') or get('accelerator') or 'accelerator'}")
     except (TypeError, ValueError):

@@ -1,10 +1,12 @@
-"""Swedish caveats: every note the executor writes for the gold questions has a Swedish wording,
-and a Swedish answer carries its caveats in Swedish with the data values untouched."""
+"""Caveats are codes with parameters: every note the executor writes for the gold questions is a
+`Note` whose code every language's templates have, and a Swedish answer carries its caveats in
+Swedish, rendered from the code, with the data values untouched."""
 
 from __future__ import annotations
 
-from assistant import notes_sv
+from assistant import templates
 from assistant.executor import SpecError
+from assistant.notes import Note, localize
 from assistant.parse import parse
 from eval.questions import GOLD_PATH, load_questions
 
@@ -31,11 +33,11 @@ EXTRA_SPECS = [
 ]
 
 
-def test_every_executor_note_of_the_gold_questions_has_a_swedish_wording(engine):
-    seen: set[str] = set()
+def test_every_executor_note_of_the_gold_questions_is_a_code_with_a_swedish_template(engine):
+    seen: list[str] = []
     for spec in EXTRA_SPECS:
         try:
-            seen.update(engine.execute(spec).notes)
+            seen += engine.execute(spec).notes
         except SpecError as exc:  # a spec here that no longer runs is a broken test, not a skip
             raise AssertionError(f"{spec}: {exc}") from None
     for q in load_questions(GOLD_PATH):
@@ -43,12 +45,14 @@ def test_every_executor_note_of_the_gold_questions_has_a_swedish_wording(engine)
         if parsed.spec is None:
             continue
         try:
-            seen.update(engine.execute(parsed.spec).notes)
+            seen += engine.execute(parsed.spec).notes
         except SpecError:
             continue
-    assert len(seen) > 15  # the gold set exercises most caveats
-    missing = sorted(n for n in seen if notes_sv.translate(n) is None)
-    assert not missing, missing
+    codes = {n.code for n in seen if isinstance(n, Note)}
+    assert len(codes) > 15  # the gold set exercises most caveats
+    assert not [n for n in seen if not isinstance(n, Note)], "a note written as text, not as a code"
+    swedish = templates.load("sv")["note"]
+    assert codes <= set(swedish) and set(swedish) == set(templates.load("en")["note"])
 
 
 def test_a_swedish_answer_has_swedish_caveats_with_the_values_kept(engine, store_settings):
@@ -62,9 +66,10 @@ def test_a_swedish_answer_has_swedish_caveats_with_the_values_kept(engine, store
     assert not any(n.startswith("side ") for n in swedish.notes)
 
 
-def test_an_unknown_note_stays_in_english_rather_than_being_lost():
-    assert notes_sv.in_swedish(["a caveat nobody translated", "latency: lower is better"]) == \
-        ["a caveat nobody translated", "latens: lägre är bättre"]
-    assert notes_sv.translate("includes multi-node systems (up to 18 nodes); compare per node or per accelerator "
-                              "with care") == ("inkluderar system med flera noder (upp till 18 noder); jämför per nod "
-                                               "eller per accelerator med försiktighet")
+def test_a_note_renders_from_its_code_and_text_without_one_stays_as_written():
+    multi = Note("multi_node", nodes=18)
+    assert multi == "includes multi-node systems (up to 18 nodes); compare per node or per accelerator with care"
+    assert localize(["a caveat nobody coded", Note("latency_direction"), str(multi)], "sv") == [
+        "a caveat nobody coded", "latens: lägre är bättre",
+        "inkluderar system med flera noder (upp till 18 noder); jämför per nod eller per accelerator med försiktighet"]
+    assert localize([multi], "en") == [str(multi)]
