@@ -5,7 +5,8 @@ no particular language, and read by people in English or Swedish, by models (too
 by API clients. Each is a `Note`: a code from the `[note]` section of the templates
 (`assistant/templates/<language>.toml`) and its parameters. Its own text is the English
 wording, so it can travel anywhere a string does (tool results, JSON, tests); `localize` renders
-each note a reader sees in their language from its code, never by parsing the English back.
+each note a reader sees in their language from its code, never by parsing the English back. An
+`Answer` keeps plain strings, so notes issued here are also remembered by their exact text.
 """
 
 from __future__ import annotations
@@ -73,6 +74,10 @@ def localize(notes: Iterable[str], language: str) -> list[str]:
         return [str(n) for n in notes]
     out = []
     for text in notes:
-        note = text if isinstance(text, Note) else _ISSUED.get(str(text))
+        if isinstance(text, Note):
+            note: Note | None = text
+        else:
+            with _LOCK:
+                note = _ISSUED.get(str(text))
         out.append(note.render(language) if note is not None else str(text))
     return out
