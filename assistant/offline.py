@@ -12,6 +12,7 @@ from typing import Any
 
 from assistant.answer import Answer
 from assistant.datasets import Route, default_dataset
+from assistant.notes import Note, localize
 from assistant.parsed import Parsed
 from assistant.retrieval import Want
 
@@ -21,12 +22,17 @@ def _no_data(question: str, text: str, notes: list[str] | None = None, query: di
                   query=query)
 
 
+# Notes that say the latest round was assumed: gone when an earlier round answers instead.
+_LATEST_ROUND_NOTES = ("round_latest", "round_latest_with_benchmark", "round_latest_is")
+
+
 def _unanswered(question: str, parsed: Parsed) -> Answer:
     """No data for what was asked, or nothing specific asked: say so, with choices from the data."""
     from assistant import readout
 
     return Answer(question=question, answer=parsed.message, status=parsed.status if parsed.status != "ok" else
-                  "no_data", backend="offline", notes=parsed.notes, query={"parsed": parsed.state()},
+                  "no_data", backend="offline", notes=localize(parsed.notes, parsed.language),
+                  query={"parsed": parsed.state()},
                   suggestions=parsed.suggestions, reading=readout.line(parsed, None))
 
 
@@ -230,10 +236,8 @@ def _other_column(engine: Any, spec: Any, parsed: Parsed) -> Any:
         result = engine.execute(spec.model_copy(update={"filters": filters}))
         if not result.empty:
             word = alt[0].text or alt[0].values[0]
-            parsed.notes.append(parsed.say(f"Read “{word}” as the {other.replace('_', ' ')}: as the "
-                                           f"{used.replace('_', ' ')} nothing matches.",
-                                           f"”{word}” lästes som {other.replace('_', ' ')}: som "
-                                           f"{used.replace('_', ' ')} matchar inget."))
+            parsed.notes.append(Note("read_as_other", word=word, other=other.replace("_", " "),
+                                     used=used.replace("_", " ")))
             return result
     return None
 
@@ -247,10 +251,8 @@ def _earlier_round(engine: Any, spec: Any, parsed: Any) -> Any:
             continue
         result = engine.execute(spec.model_copy(update={"filters": spec.filters.model_copy(update={"round": [rnd]})}))
         if not result.empty:
-            parsed.notes = [n for n in parsed.notes if "latest round" not in n and "senaste rundan" not in n]
-            parsed.notes.append(f"No matching result in {', '.join(sorted(tried))}; the latest round with one is {rnd}."
-                                if parsed.language != "sv" else
-                                f"Inget matchande resultat i {', '.join(sorted(tried))}; senaste rundan med ett är {rnd}.")
+            parsed.notes = [n for n in parsed.notes if getattr(n, "code", "") not in _LATEST_ROUND_NOTES]
+            parsed.notes.append(Note("round_earlier", tried=", ".join(sorted(tried)), round=rnd))
             return result
     return None
 
@@ -406,4 +408,4 @@ def _spec_error(question: str, exc: Any, parsed: Any) -> Answer:
             lines.append(f"closest valid {column} values: {', '.join(map(str, values[:5]))}")
     text = ("Det går inte att svara på det ur datan: " if parsed.language == "sv" else
             "That cannot be answered from the data: ") + "; ".join(lines) + "."
-    return _no_data(question, text, parsed.notes, {"parsed": parsed.state()})
+    return _no_data(question, text, localize(parsed.notes, parsed.language), {"parsed": parsed.state()})

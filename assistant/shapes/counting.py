@@ -3,6 +3,7 @@ most results, and which systems meet a numeric condition."""
 
 from __future__ import annotations
 
+from assistant.notes import Note
 from assistant.parsed import Parsed, filters_of
 from assistant.reader import Reading
 from assistant.shapes import defaults, words
@@ -44,8 +45,7 @@ def _difference(ctx: Context, *, gone: bool) -> Parsed:
         return parsed
     if not rounds:
         parsed.defaults.append(ctx.say(f"round {target} (latest)", f"runda {target} (senaste)"))
-        parsed.notes.append(ctx.say(f"No round named: using the latest round, {target}.",
-                                    f"Ingen runda angiven: senaste rundan används, {target}."))
+        parsed.notes.append(Note("round_latest", round=target))
     absent = _absent_round(ctx)
     if absent in (before, target) and len(rounds) >= 2:  # "in v4.1 that did not submit anything in v6.1"
         gone = absent == target
@@ -148,7 +148,7 @@ def count(ctx: Context) -> Parsed:
         parsed.spec = QuerySpec(op="aggregate", filters=filters, aggregate="count", group_by=group)
     if not rounds:
         parsed.defaults.append(ctx.say("every round", "varje runda"))
-        parsed.notes.append(ctx.say("No round named: counted per round.", "Ingen runda angiven: räknat per runda."))
+        parsed.notes.append(Note("round_each"))
     return parsed
 
 
@@ -192,8 +192,7 @@ def list_of(ctx: Context, target: str) -> Parsed:
     if not rounds and target != "round":
         rounds = defaults.latest(catalog, [])
         parsed.defaults.append(ctx.say(f"round {rounds[0]} (latest)", f"runda {rounds[0]} (senaste)"))
-        parsed.notes.append(ctx.say(f"No round named: using the latest round, {rounds[0]}.",
-                                    f"Ingen runda angiven: senaste rundan används, {rounds[0]}."))
+        parsed.notes.append(Note("round_latest", round=rounds[0]))
     target = _READABLE.get(target, target)
     # A system is read with who submitted it ("VibeHPC / ThinkSystem ..."): names alone can be anonymous.
     keys = ["submitter", target] if target == "system_name" else [target]

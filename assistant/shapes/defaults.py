@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from assistant.catalog import Catalog, Match
+from assistant.notes import Note
 from assistant.parsed import Parsed
 from assistant.spec import Filters
 
@@ -40,15 +41,12 @@ def pick_variant(parsed: Parsed, catalog: Catalog, benchmarks: list[str], rounds
         # Prefer the variant present in the most of these rounds, then the stricter (-99.9) one.
         best = max(variants, key=lambda b: (len(set(catalog.rounds_with([b])) & set(rounds)), b.endswith("99.9")))
         others = [v for v in variants if v != best]
-        parsed.notes.append(parsed.say(f"{base} has accuracy variants {', '.join(variants)}; using {best} "
-                                       f"(ask for {', '.join(others)} to see the other).",
-                                       f"{base} har noggrannhetsvarianterna {', '.join(variants)}; {best} används "
-                                       f"(fråga efter {', '.join(others)} för den andra)."))
+        parsed.notes.append(Note("variants", base=base, variants=", ".join(variants), best=best,
+                                 others=", ".join(others)))
         out.append(best)
     # Several distinct benchmarks (e.g. RAG: e2e-rag-db + e2e-rag-qna) mix units: keep the first.
     if len(out) > 1:
-        parsed.notes.append(parsed.say(f"Several benchmarks match ({', '.join(out)}); showing {out[0]}.",
-                                       f"Flera benchmark matchar ({', '.join(out)}); {out[0]} visas."))
+        parsed.notes.append(Note("benchmarks_several", benchmarks=", ".join(out), shown=out[0]))
         out = out[:1]
     return out
 

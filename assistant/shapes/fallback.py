@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from assistant.notes import Note
 from assistant.parsed import Parsed
 from assistant.reader import Reading
 from assistant.spec import Filters
@@ -172,7 +173,7 @@ def clarify(ctx: Context) -> Parsed:
         f"Jag svarar på frågor om MLPerf Inference-resultat ({', '.join(ctx.catalog.rounds)}) och kommentarerna "
         "om dem. Nämn ett chip, ett företag, ett benchmark eller en runda, eller välj en av dessa:")
     parsed.suggestions = _choices(ctx)
-    parsed.notes.append(ctx.say(f"latest round: {latest}", f"senaste rundan: {latest}"))
+    parsed.notes.append(Note("round_latest_is", round=latest))
     return parsed
 
 

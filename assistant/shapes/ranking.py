@@ -8,6 +8,7 @@ round, benchmark variant and scenario defaults are the same for all of them.
 from __future__ import annotations
 
 from assistant import lexicon
+from assistant.notes import Note
 from assistant.parsed import Parsed, filters_of
 from assistant.semantics import SIZE_METRICS
 from assistant.shapes import defaults, words
@@ -38,10 +39,7 @@ def across_benchmarks(ctx: Context, intent: str) -> Parsed | None:
     else:
         return None
     label = next(iter(wanted.values()))[0]
-    parsed.notes.append(ctx.say(f"No benchmark named: ranked across every benchmark in {label}; "
-                                "results of different benchmarks are not comparable.",
-                                f"Inget benchmark angivet: rangordnat över alla benchmarks i {label}; "
-                                "resultat från olika benchmarks är inte jämförbara."))
+    parsed.notes.append(Note("benchmarks_across", label=label))
     parsed.defaults.append(ctx.say(f"every benchmark in {label}", f"alla benchmarks i {label}"))
     order = "worst" if intent == "worst" else "best"
     if ctx.metric == "power":
@@ -107,9 +105,7 @@ def rank(ctx: Context, intent: str) -> Parsed:
         parsed.round_defaulted = True
         parsed.defaults.append(ctx.say(f"round {use_rounds[0]} (latest with this benchmark)",
                                        f"runda {use_rounds[0]} (senaste med detta benchmark)"))
-        parsed.notes.append(ctx.say(f"No round named: using the latest round with this benchmark, {use_rounds[0]}.",
-                                    f"Ingen runda angiven: senaste rundan med detta benchmark används, "
-                                    f"{use_rounds[0]}."))
+        parsed.notes.append(Note("round_latest_with_benchmark", round=use_rounds[0]))
 
     # "Whisper vs Llama 2 70B": each named benchmark is a side (the executor refuses mixed units).
     bench_mentions = [m for m in parsed.entities if m.column == "benchmark"]
@@ -145,10 +141,8 @@ def rank(ctx: Context, intent: str) -> Parsed:
             explicit["scenario"] = [scen]
             others = sorted(set(catalog.scenarios_for(benchmarks, use_rounds)) - {scen})
             parsed.defaults.append(ctx.say(f"scenario {scen}", f"scenario {scen}"))
-            parsed.notes.append(ctx.say(
-                f"No scenario named: using {scen}" + (f" (also run: {', '.join(others)})." if others else "."),
-                f"Inget scenario angivet: {scen} används" + (f" (finns även: {', '.join(others)})." if others
-                                                              else ".")))
+            parsed.notes.append(Note("scenario_default_also", scenario=scen, others=", ".join(others)) if others
+                                else Note("scenario_default", scenario=scen))
     # The default division (closed) is applied, and stated, by the executor: it also knows when
     # a named system only exists in another division.
 

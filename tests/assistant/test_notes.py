@@ -73,3 +73,17 @@ def test_a_note_renders_from_its_code_and_text_without_one_stays_as_written():
         "a caveat nobody coded", "latens: lägre är bättre",
         "inkluderar system med flera noder (upp till 18 noder); jämför per nod eller per accelerator med försiktighet"]
     assert localize([multi], "en") == [str(multi)]
+
+
+def test_the_readers_caveats_are_codes_too(engine):
+    """What the reader assumed ("no scenario named") is a Note, in the question's language."""
+    from assistant.conversation import Conversation
+    from assistant.offline import answer_question
+    from assistant.parse import parse
+
+    parsed = parse("best llama 2 70b result in v6.1", engine.catalog)
+    assert parsed.notes and all(isinstance(n, Note) for n in parsed.notes)
+    swedish = answer_question("bästa llama 2 70b-resultatet i v6.1", engine=engine, conversation=Conversation(),
+                              settings=engine.settings)
+    assert any(n.startswith("Inget scenario angivet: Offline används") for n in swedish.notes)
+    assert not any(n.startswith("No scenario named") for n in swedish.notes)
