@@ -117,6 +117,8 @@ class Catalog:
     _chip_keys: list[str] | None = field(default=None, repr=False)
     _system_keys: list[tuple[str, str]] | None = field(default=None, repr=False)
     _short_keys: dict[str, str] | None = field(default=None, repr=False)
+    _suffixless: dict[str, list[_Entry]] | None = field(default=None, repr=False)
+    _family_words: list[tuple[str, list[str]]] | None = field(default=None, repr=False)
     # Who wrote the indexed documents ("ieee spectrum", "storagereview", "supplemental discussion"),
     # read from their file names: naming one asks what that document says.
     publishers: dict[str, str] = field(default_factory=dict)
@@ -333,9 +335,13 @@ class Catalog:
 
     def _chip_without_suffix(self, key: str) -> list[_Entry] | None:
         """The one accelerator family that is this model number plus one letter ("mi355" -> MI355X)."""
-        hits = [e for k, entries in self._index.items() if k.startswith(key) and len(k) == len(key) + 1
-                and k[-1].isalpha() for e in entries if e.column == "accelerator_family"]
-        return hits if len({e.values for e in hits}) == 1 else None
+        if self._suffixless is None:  # built once: resolve tries this for every unmatched chip-shaped word
+            seen: dict[str, list[_Entry]] = {}
+            for k, entries in self._index.items():
+                if k[-1:].isalpha():
+                    seen.setdefault(k[:-1], []).extend(e for e in entries if e.column == "accelerator_family")
+            self._suffixless = {k: v for k, v in seen.items() if len({e.values for e in v}) == 1}
+        return self._suffixless.get(key)
 
     def unknown_entities(self, text: str, matches: list[Match] | None = None) -> list[str]:
         """Names in `text` the data has no rows for: curated names absent from this table
@@ -392,9 +398,11 @@ class Catalog:
         ("jetson thor" -> Jetson AGX Thor); never stop words, and never a single word."""
         if any(w in _STOP for w in words):
             return None
+        if self._family_words is None:  # built once: resolve tries this for every unmatched window
+            self._family_words = [(f, [w.lower() for w in re.findall(r"[0-9A-Za-z]+", f)])
+                                  for f in self.vocab.get("accelerator_family", [])]
         hits = []
-        for family in self.vocab.get("accelerator_family", []):
-            names = [w.lower() for w in re.findall(r"[0-9A-Za-z]+", family)]
+        for family, names in self._family_words:
             it = iter(names)
             if len(names) > len(words) and all(w in it for w in words):
                 hits.append(family)
