@@ -12,6 +12,8 @@ from assistant.spec import Filters, QuerySpec
 
 # People read system names, not folder ids.
 _READABLE = {"platform": "system_name"}
+# Columns whose two named values are one filter of a count, not two counts ("offline and server").
+_NOT_COUNTED_APART = {"round", "division", "scenario"}
 _ROW_MEASURES = ("size", "throughput", "power", "latency", "efficiency", "per_accelerator", "tokens", "samples",
                  "queries")
 
@@ -136,7 +138,7 @@ def count(ctx: Context) -> Parsed:
     rounds = defaults.round_span(catalog, rounds)
     group = ["round"] if per_round else None
     # "dell vs hpe, how many results each", "how many in each scenario": one count per value
-    sides = _named_twice(ctx) or _each_of(r)
+    sides = defaults.named_twice(ctx.parsed.entities, exclude=_NOT_COUNTED_APART) or _each_of(r)
     if sides and sides != target and sides != "round":
         group = [sides] + (group or [])
     filters = filters_of(ctx.explicit, rounds, parsed)
@@ -157,12 +159,6 @@ def _each_of(r: Reading) -> str | None:
     cues = {t.last for t in r.tagged("cue", "group_each")}
     column = next((t.value for t in r.tagged("grouping") if t.first in cues), None)
     return _READABLE.get(column, column) if column else None
-
-
-def _named_twice(ctx: Context) -> str | None:
-    """The column two or more named things belong to ("Dell" and "HPE": submitter), if any."""
-    columns = [m.column for m in ctx.parsed.entities if m.column not in ("round", "division", "scenario")]
-    return next((c for c in dict.fromkeys(columns) if columns.count(c) >= 2), None)
 
 
 def _list_applies(ctx: Context) -> bool:

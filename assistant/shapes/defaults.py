@@ -65,9 +65,14 @@ def default_scenario(catalog: Catalog, benchmarks: list[str], rounds: list[str],
     return ordered[0]
 
 
+def named_twice(entities: list[Match], exclude: frozenset[str] | set[str] = _NOT_SIDES) -> str | None:
+    """The first column two or more named things belong to ("Dell" and "HPE": submitter), if any."""
+    cols = [m.column for m in entities if m.column not in exclude]
+    return next((c for c in dict.fromkeys(cols) if cols.count(c) >= 2), None)
+
+
 def two_mentions(entities: list[Match]) -> bool:
-    cols = [m.column for m in entities if m.column not in _NOT_SIDES]
-    return any(cols.count(c) >= 2 for c in cols)
+    return named_twice(entities) is not None
 
 
 def distinct(groups: list) -> list:
