@@ -26,17 +26,14 @@ def _unknown_identifiers(ctx: Context) -> list[str]:
     def known(i: int) -> bool:
         return _read_at(r, i)
 
-    def plain(i: int) -> bool:  # "in", "of", "their": words that may stand inside a measure's name
-        return any(t.first <= i < t.last and (t.kind, t.value) == ("cue", "plain") for t in r.tags)
-
     numbers = ctx.catalog.lexicon(r.language).numbers  # "the best llama two seventy b" misspells a name
 
     def unknown_run(start: int) -> tuple[list[str], int]:
         """The words the data does not know from `start` (plain words may sit between them), and
         the index after them; a known word that is not plain ends it."""
         run, i = [], start
-        while i < len(r.tokens) and (plain(i) or not known(i)):
-            if not plain(i):
+        while i < len(r.tokens) and (_plain_at(r, i) or not known(i)):
+            if not _plain_at(r, i):
                 run.append(r.tokens[i].text)
             i += 1
         ok = all(w.isalpha() and w not in numbers for w in run)
@@ -59,6 +56,11 @@ def _unknown_identifiers(ctx: Context) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _plain_at(r: Reading, i: int) -> bool:
+    """"in", "of", "their": words that may stand inside a measure's or a benchmark's name."""
+    return any(t.first <= i < t.last and (t.kind, t.value) == ("cue", "plain") for t in r.tags)
+
+
 def _unknown_benchmarks(ctx: Context) -> list[str]:
     """"The gpt-5 benchmark": words right before a benchmark noun that name no benchmark of the data
     (a question what such a benchmark is goes to the guide, which may know it)."""
@@ -67,8 +69,7 @@ def _unknown_benchmarks(ctx: Context) -> list[str]:
         return out
     for noun in r.tagged("cue", "benchmark_noun"):
         first = noun.first
-        while first > 0 and not _read_at(r, first - 1) and noun.first - first < 3 and not any(
-                t.first <= first - 1 < t.last and (t.kind, t.value) == ("cue", "plain") for t in r.tags):
+        while first > 0 and not _read_at(r, first - 1) and not _plain_at(r, first - 1) and noun.first - first < 3:
             first -= 1
         if first < noun.first:
             out.append(r.text[r.tokens[first].start:r.tokens[noun.last - 1].end])
