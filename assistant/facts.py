@@ -42,7 +42,7 @@ def unit_kinds(unit: str | None) -> set[str]:
     per_accelerator, per_power = units.per_words()
     if any(f"per {w}" in u for w in per_accelerator):
         return {"per_accelerator", "throughput"}
-    if any(f"per {w}" in u for w in per_power) and (u.endswith(tuple(per_power))):
+    if u.endswith(tuple(f"per {w}" for w in per_power)):
         return {"efficiency", "throughput"}
     if "/s" in u.replace(" ", "") or "per second" in u:
         return {"throughput"}
