@@ -8,7 +8,6 @@ its own benchmark, scenario and unit and cites its own row.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from assistant import semantics, templates
@@ -36,7 +35,8 @@ def _preferred(rows: list[dict[str, Any]], parsed: Parsed) -> list[dict[str, Any
 
 
 def _entity_label(parsed: Parsed) -> str:
-    named = [re.sub(r"['’]s$", "", m.text) for m in parsed.entities  # "nvidia's" names NVIDIA
+    # the data's own name when the mention stands for one value ("nvidia's" -> NVIDIA), else as typed
+    named = [m.values[0] if len(m.values) == 1 else m.text for m in parsed.entities
              if m.column not in ("round", "scenario", "division", "availability", "system_type")]
     return ", ".join(dict.fromkeys(named)) or ""
 
