@@ -289,6 +289,14 @@ def _overlap_tail(text: str, overlap: int) -> str:
 
 def chunk_text(text: str, chunk_tokens: int, chunk_overlap: int) -> list[str]:
     """Pack whole paragraphs into chunks of at most ~chunk_tokens; neighbours share chunk_overlap tokens."""
+    return [chunk for chunk, _ in overlapped_chunks(text, chunk_tokens, chunk_overlap)]
+
+
+def overlapped_chunks(text: str, chunk_tokens: int, chunk_overlap: int) -> list[tuple[str, int]]:
+    """`chunk_text`'s chunks, each with the length of the overlap it starts with (0 for the first).
+
+    The overlap is there so a quoted passage reads on from its neighbour; it is not embedded
+    again (`ingest.pipeline.embedding_text`), since the neighbour's vector already holds it."""
     if chunk_tokens <= 0:
         raise ValueError("chunk_tokens must be positive")
     overlap = max(0, min(chunk_overlap, chunk_tokens // 2))
@@ -311,12 +319,13 @@ def chunk_text(text: str, chunk_tokens: int, chunk_overlap: int) -> list[str]:
         used += n + 1
     if current:
         chunks.append("\n\n".join(current))
+    out = [(chunk, 0) for chunk in chunks]
     if overlap:
-        chunks = [chunks[0]] + [
-            (f"{tail}\n\n{chunk}" if (tail := _overlap_tail(prev, overlap)) else chunk)
+        out = out[:1] + [
+            ((f"{tail}\n\n{chunk}", len(tail) + 2) if (tail := _overlap_tail(prev, overlap)) else (chunk, 0))
             for prev, chunk in zip(chunks, chunks[1:])
         ]
-    return chunks
+    return out
 
 
 def document_chunks(doc: Document, chunk_tokens: int, chunk_overlap: int, url: str = "",
@@ -353,11 +362,11 @@ def document_chunks(doc: Document, chunk_tokens: int, chunk_overlap: int, url: s
     for page_no, page in enumerate(doc.pages, 1):
         if not page.strip():
             continue
-        for text in chunk_text(page, chunk_tokens, chunk_overlap):
+        for text, overlap_chars in overlapped_chunks(page, chunk_tokens, chunk_overlap):
             if (same := " ".join(text.split())) in seen:
                 continue
             seen.add(same)
-            meta = dict(base, chunk_index=index)
+            meta = dict(base, chunk_index=index, overlap_chars=overlap_chars)
             if doc.paged:
                 meta["page"] = page_no
             chunks.append(Chunk(id=f"doc:{doc.doc_id}:{index}", text=text, metadata=meta))

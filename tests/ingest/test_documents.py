@@ -148,6 +148,20 @@ def test_neighbouring_chunks_overlap():
     assert sum(map(count_tokens, no_overlap)) < sum(map(count_tokens, chunks))
 
 
+def test_the_overlap_is_quoted_but_not_embedded_again():
+    from ingest.documents import Document, document_chunks
+    from ingest.pipeline import embedding_text
+
+    doc = Document(doc_id="n.md", title="Notes", pages=["\n\n".join(_paragraphs(40))], metadata={})
+    chunks = document_chunks(doc, chunk_tokens=120, chunk_overlap=20)
+    assert chunks[0].metadata["overlap_chars"] == 0 and len(chunks) > 3
+    for prev, chunk in zip(chunks, chunks[1:]):
+        n = chunk.metadata["overlap_chars"]
+        tail = chunk.text[:n].strip()
+        assert n > 0 and tail and prev.text.endswith(tail)  # the quoted chunk reads on from its neighbour
+        assert embedding_text(chunk) == "Notes\n\n" + chunk.text[n:] and tail not in embedding_text(chunk)
+
+
 def test_a_paragraph_longer_than_a_chunk_is_split_at_sentences():
     long = " ".join(f"Sentence {i} is about accelerator {i}." for i in range(200))
     chunks = chunk_text(long, chunk_tokens=100, chunk_overlap=0)
