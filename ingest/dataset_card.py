@@ -685,7 +685,6 @@ def _infer(series):
 
 def check_table(card: DatasetCard, table, name: str = "the table") -> None:
     """What the card says about values holds in the data: defaults, display values, aliases, directions."""
-    import pandas as pd
 
     def values_of(column: str) -> list[str]:
         return sorted({str(v) for v in table[column].dropna().tolist()})
@@ -720,6 +719,17 @@ def check_table(card: DatasetCard, table, name: str = "the table") -> None:
             if not any(v.casefold().startswith(prefix.casefold()) for v in have):
                 raise card_error(card.path, f"alias[{i}].prefixes: no value of column {alias['column']} in {name} "
                                             f"starts with {prefix!r}")
+    check_measure(card, table, name)
+
+
+def check_measure(card: DatasetCard, table, name: str = "the table") -> None:
+    """The measure is numbers, ranked in the direction the card gives each row.
+
+    Unlike the value checks of `check_table`, this holds for any part of the data: the default
+    ingest applies only this (and `check_columns`), since a sources file may list fewer rounds
+    than the card describes, and a value a card names may be in a round that file leaves out."""
+    import pandas as pd
+
     if "lower_is_better" in table.columns and "units" in table.columns:
         rule = [card.measure.lower_is_better(str(u)) for u in table["units"].tolist()]
         if list(table["lower_is_better"].astype(bool)) != rule:

@@ -208,6 +208,23 @@ def ingest_cards(settings, cards: list[str | Path], drop: list[str] = (), mirror
     return report
 
 
+def check_default_table(settings, table) -> str | None:
+    """Check the table the default ingest built against its card (the default card whose reader
+    is "sources"), before anything is written: a card that names a missing column, a measure that
+    is not numeric or a direction the rows contradict stops the ingest with one line naming the
+    card field (`--dry-run` also checks the values the card names). Returns the card's id, or None
+    when no default card describes the table."""
+    from ingest.dataset_card import check_columns, check_measure
+
+    for path in default_cards(settings):
+        card = load_card(path)
+        if card.describes_default_table:
+            check_columns(card, list(table.columns), store_mod.TABLE)
+            check_measure(card, table, store_mod.TABLE)
+            return card.id
+    return None
+
+
 def datasets(manifest: dict[str, Any] | None) -> list[dict[str, Any]]:
     """The ingested dataset cards of a manifest, shortest useful form (for `resultsqa status`)."""
     out = []
@@ -250,7 +267,9 @@ def _unchanged_default_cards(settings) -> CardReport | None:
     try:
         for path in paths:
             card = load_card(path)
-            if card.describes_default_table or card.id not in before:
+            if card.describes_default_table:
+                continue  # the default ingest read it (`check_default_table`)
+            if card.id not in before:
                 return None
             digests = [_locate(card, src, settings, None, False).sha256 for src in card.sources]
             if before[card.id].get("fingerprint") != _fingerprint(card.sha256, digests):
@@ -276,6 +295,8 @@ def ingest_default_cards(settings, progress: bool = False) -> tuple[CardReport |
     for path in default_cards(settings):
         try:  # its files are there and pass their pins: ingest_cards reads them once, after
             card = load_card(path)
+            if card.describes_default_table:
+                continue  # the default ingest read it (`check_default_table`)
             for src in card.sources:
                 _locate(card, src, settings, None, False)
         except (SourceError, OSError, ValueError) as exc:

@@ -290,6 +290,9 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
         if settings.chroma_url:
             store_mod.http_client(settings.chroma_url).heartbeat()  # fail now, not after the slow part
         table = _read_tables([f for f in files if f.source.kind == "results"], settings.max_source_mb)
+        from ingest.dataset_ingest import check_default_table
+
+        described_by = check_default_table(settings, table)  # its card, before minutes of embedding
         cards = list(build_cards(table))
         read = {f.rel: _document_chunks(f, settings, doc_cache) for f in documents if not pdfs.pending(f)}
         verified = _read_verified([f for f in files if f.source.kind == "verified"])
@@ -331,6 +334,7 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
         "cards": len(cards),
         "verified": len(verified),
         "embedder": embedder.name,
+        "card": described_by,  # the dataset card the table was checked against (None: no card)
         "dim": embedder.dim,
         "chunk_tokens": settings.chunk_tokens,
         "chunk_overlap": settings.chunk_overlap,

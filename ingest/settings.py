@@ -50,9 +50,11 @@ SETTINGS: list[Setting] = [
             "Mirror root of the sources listed in data/sources.toml (a local folder or an http(s) URL)."),
     Setting("sources", str(PROJECT_ROOT / "data" / "sources.toml"),
             "The sources file: one entry per MLPerf round and per commentary collection."),
-    Setting("cards", str(PROJECT_ROOT / "data" / "cards" / "mlperf-training.toml"),
-            "Dataset cards whose tables `resultsqa ingest` adds beside the default data (comma-separated "
-            "paths; empty for none). A card whose data is missing is skipped with a warning."),
+    Setting("cards", ",".join(str(PROJECT_ROOT / "data" / "cards" / f"{name}.toml")
+                              for name in ("mlperf-inference", "mlperf-training")),
+            "Dataset cards `resultsqa ingest` reads (comma-separated paths; empty for none). The card of the "
+            "default table (reader \"sources\") checks the table built from the sources file; each other "
+            "card's table is added beside it, or skipped with a warning when its data is missing."),
     Setting("store", str(PROJECT_ROOT / "data" / "store"),
             "Folder of the embedded store (results table + embedded Chroma), one generation per ingest."),
     Setting("cache", str(PROJECT_ROOT / "data" / "cache"),
@@ -199,7 +201,8 @@ def markdown_table() -> str:
     for s in SETTINGS:
         default = "(unset)" if s.default is None else f"`{s.default}`"
         if s.name in {"data", "sources", "store", "cache", "cards"}:
-            default = f"`{_relative_to_clone(Path(str(s.default)))}` (relative to the clone)"
+            paths = ",".join(_relative_to_clone(Path(part)) for part in str(s.default).split(","))
+            default = f"`{paths}` (relative to the clone)"
         lines.append(f"| `{s.name}` | `{s.env}` | {default} | {s.help} |")
     return "\n".join(lines) + "\n"
 

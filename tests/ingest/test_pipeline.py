@@ -214,6 +214,24 @@ def test_a_row_count_that_differs_from_the_sources_file_is_an_error(tmp_path):
     assert generations(settings) == []
 
 
+def test_the_table_is_checked_against_its_card_before_anything_is_embedded(tmp_path, monkeypatch):
+    from ingest import embed
+    from ingest.dataset_card import CardError
+
+    card = PROJECT / "data" / "cards" / "mlperf-inference.toml"
+    settings = mirror_settings(tmp_path, cards=str(card))
+    report = run_ingest(settings, progress=False)
+    assert store_mod.open_store(settings).manifest["card"] == "mlperf-inference"
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(card.read_text().replace('submitter = "submitter"', 'submitter = "organisation"', 1))
+    embedded = []
+    monkeypatch.setattr(embed, "embed_passages", lambda *a, **k: embedded.append(1))
+    with pytest.raises(CardError, match=r"bad.toml: entities.submitter: .*organisation"):
+        run_ingest(settings_mod.load(**(dict(settings) | {"cards": str(bad)})), progress=False, fresh=True)
+    assert not embedded and generations(settings) == [report.generation]
+
+
 # --- the full default data (one real ingest per test session, see tests/conftest.py) ---------------------
 
 def test_full_ingest_of_the_default_data(store_settings, shared_data):
