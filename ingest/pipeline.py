@@ -23,6 +23,7 @@ from typing import Any
 
 from ingest import sources as sources_mod
 from ingest import store as store_mod
+from ingest.dataset_ingest import carry_forward, check_default_table
 from ingest.errors import SourceError
 
 # Code whose change alters what an ingest writes; a change forces a rebuild.
@@ -290,8 +291,6 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
         if settings.chroma_url:
             store_mod.http_client(settings.chroma_url).heartbeat()  # fail now, not after the slow part
         table = _read_tables([f for f in files if f.source.kind == "results"], settings.max_source_mb)
-        from ingest.dataset_ingest import check_default_table
-
         described_by = check_default_table(settings, table)  # its card, before minutes of embedding
         cards = list(build_cards(table))
         read = {f.rel: _document_chunks(f, settings, doc_cache) for f in documents if not pdfs.pending(f)}
@@ -316,8 +315,6 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
             new += late
         finally:
             cache.close()
-    from ingest.dataset_ingest import carry_forward
-
     n_docs = len(documents)
     rows_per_round = {str(k): int(v) for k, v in table["round"].value_counts().sort_index().items()}
     manifest = {
