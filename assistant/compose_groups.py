@@ -125,10 +125,10 @@ def _field_value(row: dict[str, Any], field: str, lang: str = "en") -> str:
 
 
 def _not_stated(question: str, result: Any, parsed: Parsed, rnd: str, rows: list[dict[str, Any]]) -> Answer:
-    lang, label = parsed.language, templates.text(parsed.language, "field", parsed.field or "availability")
-    where = f" in {rnd}" if lang != "sv" else f" i {rnd}"
-    text = (f"The results of {_entity_label(parsed)}{where if rnd else ''} do not state {label}." if lang != "sv" else
-            f"Resultaten för {_entity_label(parsed)}{where if rnd else ''} anger inte {label}.")
+    lang = parsed.language
+    text = _say(lang, "not_stated", who=_entity_label(parsed), field=templates.text(lang, "field", parsed.field
+                                                                                    or "availability"),
+                where=_say(lang, "not_stated_where", round=rnd) if rnd else "")
     return _answer(question, text, status="no_data", rows=rows[:5], citations=row_citations(rows[:5]),
                    query=_query(result))
 

@@ -264,3 +264,15 @@ def test_a_chip_name_with_a_word_left_out(engine, results_table):
 def test_which_is_faster_a_or_b_compares_the_two(engine, question):
     answer = ask(engine, question)
     assert "B300" in answer.answer and "MI355X" in answer.answer
+
+
+@pytest.mark.parametrize("question, said", [("how much power did {who} draw in v6.0?", "The results of {who} in v6.0 "
+                                                                                       "do not state power."),
+                                            ("hur mycket effekt drog {who} i v6.0?", "Resultaten för {who} i v6.0 "
+                                                                                     "anger inte effekt.")])
+def test_a_field_no_row_states_is_said_in_the_question_language(engine, results_table, question, said):
+    rows = results_table[results_table["round"] == "v6.0"]
+    powered = set(rows[rows["power_result"].notna()]["submitter"])
+    who = sorted(set(rows["submitter"]) - powered, key=lambda s: (-int((rows["submitter"] == s).sum()), s))[0]
+    answer = ask(engine, question.format(who=who))
+    assert answer.status == "no_data" and said.format(who=who) in answer.answer
