@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pytest
 
-from assistant.catalog import Catalog, compact
+from assistant.catalog import _STOP, Catalog, compact
 
 
 def _table() -> pd.DataFrame:
@@ -142,3 +144,50 @@ def test_full_table_catalog(results_table):
     assert _values(cat, "Blackwell Ultra", "accelerator_family") == {"B300", "GB300"}
     assert _values(cat, "agentic edge", "benchmark") == {"qwen3.6-27b"}
     assert _values(cat, "Crusoe", "submitter") == {"Crusoe"}
+
+
+# --- the name rules hold for every chip in the data, not only the one a question was about ------------
+
+@pytest.fixture(scope="module")
+def real_catalog(results_table) -> Catalog:
+    return Catalog.from_table(results_table)
+
+
+def _words(name: str) -> list[str]:
+    return [w.lower() for w in re.findall(r"[0-9A-Za-z]+", name)]
+
+
+def test_every_family_is_found_with_a_word_left_out(real_catalog, results_table):
+    families = sorted(set(results_table["accelerator_family"].dropna()))
+    tried = 0
+    for family in families:
+        names = _words(family)
+        for i in range(1, len(names) - 1):  # a middle word left out ("jetson thor": Jetson AGX Thor)
+            words = names[:i] + names[i + 1:]
+            if any(w in _STOP for w in words):
+                continue
+            others = [f for f in families if f != family and _in_order(words, _words(f))]
+            found = real_catalog._family_with_words(words)
+            tried += 1
+            assert (found and found[0].values == (family,)) if not others else found is None, (family, words)
+    assert tried >= 3
+
+
+def test_every_model_number_is_found_without_its_last_letter(real_catalog, results_table):
+    families = sorted(set(results_table["accelerator_family"].dropna()))
+    tried = 0
+    for family in families:  # a family that is one model number ("MI355X"), asked without its letter ("mi355")
+        number = compact(family)
+        if not re.fullmatch(r"[a-z]+\d+[a-z]", number):
+            continue
+        stem = number[:-1]
+        rivals = {f for f in families if re.fullmatch(rf"{stem}[a-z]", compact(f))}
+        found = real_catalog._chip_without_suffix(stem)
+        tried += 1
+        assert (found and {e.values for e in found} == {(family,)}) if rivals == {family} else not found, family
+    assert tried >= 3
+
+
+def _in_order(words: list[str], names: list[str]) -> bool:
+    it = iter(names)
+    return len(names) > len(words) and all(w in it for w in words)
