@@ -65,9 +65,9 @@ def _choose(r: Reading) -> list[Match]:
             said.endswith("s") and not group[0].alias.lower().endswith("s"))  # "nvidias"
         if "submitter" in cols and "accelerator_vendor" in cols:
             counted = r.has("operation", "count") and r.has("measure", "results")  # "how many results had X"
-            acted = any(t.first == after for t in r.tagged("cue", "acted"))  # "the benchmarks Intel ran"
-            if any(t.last == first for t in r.tagged("cue", "by")) or possessive or r.has("operation", "submit") \
-                    or acted \
+            by_whom = any(t.last == first for t in r.tagged("cue", "by"))  # "results by X"
+            acted = any(t.first == after for t in r.tagged("cue", "acted"))  # "the benchmarks X ran": X did it
+            if by_whom or possessive or acted or r.has("operation", "submit") \
                     or (counted and not families and not any(t.first == after for t in r.tagged("grouping"))):
                 chosen.append(cols["submitter"])
             elif any(t.first == after for t in r.tags if t.kind in ("grouping", "attribute")
