@@ -56,7 +56,6 @@ _TOKEN = re.compile(r"[0-9a-zåäöéüæø]+(?:\.[0-9]+)*")
 # chip, a question about it must get "no data", not the best result of some other chip.
 _RESULT_ID_TAIL = re.compile(r"-(?:csvrow-)?\d{3,}")
 _PLURAL_MODEL = re.compile(r"^[a-z]*\d+[a-z]*s$")
-_CHIP_SHAPED = re.compile(r"^(?:mi|gb|gh|vr|h|b|a|l|t|rtx|tpu|gaudi)\d{1,4}[a-z]{0,2}$")
 _ROUND = re.compile(r"(?<![\w.])(?:v|version\s+|round\s+|runda\s+)?(\d{1,2})\.(\d{1,2})(?![\w]|\.\d)", re.I)
 
 
@@ -119,6 +118,8 @@ class Catalog:
     _short_keys: dict[str, str] | None = field(default=None, repr=False)
     _suffixless: dict[str, list[_Entry]] | None = field(default=None, repr=False)
     _family_words: list[tuple[str, list[str]]] | None = field(default=None, repr=False)
+    # A chip's model number: the letters chip names start with (data/aliases.toml [chip_names]).
+    _chip_shaped: re.Pattern[str] | None = field(default=None, repr=False)
     # Who wrote the indexed documents ("ieee spectrum", "storagereview", "supplemental discussion"),
     # read from their file names: naming one asks what that document says.
     publishers: dict[str, str] = field(default_factory=dict)
@@ -229,6 +230,19 @@ class Catalog:
         with path.open("rb") as fh:
             data = tomllib.load(fh)
         self.add_aliases(data.get("alias", []))
+        self.use_chip_prefixes(data.get("chip_names", {}).get("prefixes", []))
+
+    def use_chip_prefixes(self, prefixes: Iterable[str]) -> None:
+        """The letters this table's chip names start with (`[chip_names]` of data/aliases.toml or
+        a card): a word such as "h300" is then read as a chip, found or known to be absent."""
+        keys = sorted({compact(p) for p in prefixes} - {""}, key=len, reverse=True)
+        self._chip_shaped = re.compile(rf"^(?:{'|'.join(map(re.escape, keys))})\d{{1,4}}[a-z]{{0,2}}$") \
+            if keys else None
+
+    def chip_shaped(self, key: str) -> bool:
+        """Whether a compact word looks like a chip's model number ("mi355", "h300"): a letter
+        prefix chip names use, then digits. A table without [chip_names] has none."""
+        return self._chip_shaped is not None and bool(self._chip_shaped.match(key))
 
     def add_aliases(self, items: Iterable[dict[str, Any]]) -> None:
         """Curated aliases (`[[alias]]` of data/aliases.toml or a dataset card): phrase -> values.
@@ -300,7 +314,7 @@ class Catalog:
                     # "b200s", "tpus": a chip named in the plural
                     entries = [e for e in self._index.get(key[:-1], []) if _PLURAL_MODEL.match(key)
                                or e.column in ("accelerator_family", "accelerator")] or None
-                if not entries and _CHIP_SHAPED.match(key):  # "mi355": a model number without its letter
+                if not entries and self.chip_shaped(key):  # "mi355": a model number without its letter
                     entries = self._chip_without_suffix(key)
                 if not entries and fuzzy:
                     entries, score = self._fuzzy(key, [t for t, _, _ in window])
@@ -364,7 +378,7 @@ class Catalog:
                 if key in self.absent:
                     out.append(text[start:end])
                     covered.append((start, end))
-                elif size <= 2 and _CHIP_SHAPED.match(key) and not any(key in c for c in chips) \
+                elif size <= 2 and self.chip_shaped(key) and not any(key in c for c in chips) \
                         and key not in self._index:  # "H300", and "RTX 5090" typed as two words
                     out.append(text[start:end])
         return out
@@ -426,7 +440,7 @@ class Catalog:
         lettered = len(words) >= 2 and len(key) >= 6  # "strix halo", "pro max": two words, no digits
         if len(key) < 5 or not (re.search(r"\d", key) or lettered) or not re.search(r"[a-z]", key):
             return None, 0.0
-        if any(w in _STOP for w in words) or (len(words) == 1 and _CHIP_SHAPED.match(key)):
+        if any(w in _STOP for w in words) or (len(words) == 1 and self.chip_shaped(key)):
             return None, 0.0
         if self._system_keys is None:
             self._system_keys = [(compact(n), n) for n in self.vocab.get("system_name", [])]

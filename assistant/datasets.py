@@ -34,6 +34,7 @@ class Dataset:
     id: str
     title: str
     aliases: tuple[dict[str, Any], ...] = ()
+    chip_prefixes: tuple[str, ...] = ()  # letters its chips' model numbers start with ("mi", "h")
     words: dict[str, dict[str, Any]] = field(default_factory=dict)  # language -> kind -> tag -> phrases
     order: dict[str, tuple[str, ...]] = field(default_factory=dict)  # column -> values, most preferred first
     display: dict[str, str] = field(default_factory=dict)  # column -> the name answers use ("time to train")
@@ -46,7 +47,8 @@ class Dataset:
 
 def from_card(card: Any) -> Dataset:
     """A `Dataset` from a loaded `ingest.dataset_card.DatasetCard`."""
-    return Dataset(id=card.id, title=card.title, aliases=tuple(card.aliases), words=dict(card.lexicon),
+    return Dataset(id=card.id, title=card.title, aliases=tuple(card.aliases),
+                   chip_prefixes=tuple(card.chip_prefixes), words=dict(card.lexicon),
                    order=dict(card.order), display=dict(card.display_columns),
                    display_values={c: dict(v) for c, v in card.display_values.items()})
 

@@ -66,6 +66,7 @@ class Engine:
                     else:  # a card's table: its own names and words, not the default table's
                         catalog = Catalog.from_table(self.table, aliases_file=None)
                         catalog.add_aliases(self.dataset.aliases)
+                        catalog.use_chip_prefixes(self.dataset.chip_prefixes)
                         catalog.words = self.dataset.words
                         catalog.describe_with(self.dataset)
                     documents = (self.store.manifest or {}).get("document_ids") if self.store is not None else None

@@ -60,7 +60,7 @@ LEXICON_LANGUAGES = ("en", "sv")
 
 FIELDS = ("id", "title", "description", "publisher", "homepage", "source", "dimensions", "entities", "sizes",
           "measure", "secondary", "columns", "citation", "defaults", "order", "display", "alias",
-          "lexicon")
+          "chip_names", "lexicon")
 SOURCE_FIELDS = ("path", "url", "root", "reader", "sha256", "rows")
 MEASURE_FIELDS = ("column", "name", "unit", "unit_column", "direction", "lower_units", "kind")
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
@@ -145,6 +145,7 @@ class DatasetCard:
     display_columns: dict[str, str] = field(default_factory=dict)
     display_values: dict[str, dict[str, str]] = field(default_factory=dict)
     aliases: tuple[dict[str, Any], ...] = ()
+    chip_prefixes: tuple[str, ...] = ()  # letters a chip's model number starts with ("mi" of "mi355")
     lexicon: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     info: dict[str, str] = field(default_factory=dict)  # description, publisher, homepage, citation note
 
@@ -314,7 +315,9 @@ def load_card(path: str | Path) -> DatasetCard:
         sources=sources, roles=roles, measure=measure, secondary=secondary, keep=keep, derive=derive,
         id_column=id_column, url_column=url_column, url_template=url_template,
         defaults=r.mapping(data, "defaults", ""), order=_load_order(r, data), display_columns={}, display_values={},
-        aliases=_load_aliases(r, data), lexicon=_load_lexicon(r, data, card_id), info=info,
+        aliases=_load_aliases(r, data), chip_prefixes=r.texts(r.table(data, "chip_names", "", ("prefixes",)),
+                                                              "prefixes", "chip_names"),
+        lexicon=_load_lexicon(r, data, card_id), info=info,
     )
     _check_names(r, card)
     display = r.table(data, "display", "", ("columns", "values"))

@@ -125,6 +125,18 @@ def test_unknown_entities(catalog):
     assert catalog.unknown_entities("best GB300 result on Llama 2 70B") == []
 
 
+def test_chip_shaped_words_follow_the_declared_prefixes():
+    """Which words look like a chip's model number is data ([chip_names]), so a card's table can
+    declare its own; a table that declares none flags no unknown chip."""
+    bare = Catalog.from_table(_table(), aliases_file=None)
+    assert bare.unknown_entities("best H300 result") == []
+    bare.use_chip_prefixes(["zx"])
+    assert bare.unknown_entities("best ZX 9 result, or H300") == ["ZX 9"]
+    assert bare.chip_shaped("zx90") and not bare.chip_shaped("h300")
+    bare.use_chip_prefixes([])
+    assert not bare.chip_shaped("zx90")
+
+
 def test_suggest_closest_values(catalog):
     assert catalog.suggest("submitter", "Corewev", 3)[0] == "CoreWeave"
     assert catalog.suggest("round", "v6.2", 2)[0] in {"v6.1", "v6.0"}

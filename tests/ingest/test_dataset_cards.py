@@ -368,6 +368,8 @@ BAD_CARDS = {
                         "citation.url_template: no column 'job' in compile_2025-03.csv"),
     "bad-id": (_swap('id = "compile-times"', 'id = "Compile Times"'),
                "id must be lower-case letters, digits, '.', '-' or '_' (at most 64), got 'Compile Times'"),
+    "chip-names-not-a-list": (_swap("[columns]", '[chip_names]\nprefixes = "ci"\n\n[columns]'),
+                              "chip_names.prefixes must be a list of non-empty strings, got 'ci'"),
     "not-toml": (_swap('title = "Compile times"', 'title = Compile times'), "not valid TOML"),
 }
 
