@@ -378,9 +378,10 @@ class Catalog:
                 if key in self.absent:
                     out.append(text[start:end])
                     covered.append((start, end))
-                elif size <= 2 and self.chip_shaped(key) and not any(key in c for c in chips) \
-                        and key not in self._index:  # "H300", and "RTX 5090" typed as two words
-                    out.append(text[start:end])
+                elif (size == 1 or window[0][0].isalpha()) and size <= 2 and self.chip_shaped(key) \
+                        and not any(key in c for c in chips) and key not in self._index:
+                    out.append(text[start:end])  # "H300", and "RTX 5090" typed as two words (not "h300 in")
+                    covered.append((start, end))
         return out
 
     def _fuzzy(self, key: str, words: list[str]) -> tuple[list[_Entry] | None, float]:

@@ -132,6 +132,7 @@ def test_chip_shaped_words_follow_the_declared_prefixes():
     assert bare.unknown_entities("best H300 result") == []
     bare.use_chip_prefixes(["zx"])
     assert bare.unknown_entities("best ZX 9 result, or H300") == ["ZX 9"]
+    assert bare.unknown_entities("the zx9 in v6.1") == ["zx9"]  # the word after it is not a suffix
     assert bare.chip_shaped("zx90") and not bare.chip_shaped("h300")
     bare.use_chip_prefixes([])
     assert not bare.chip_shaped("zx90")
