@@ -16,11 +16,17 @@ UNIT_MEASURES = ("tokens", "samples", "queries", "latency")
 
 
 def _units_compared(ctx: Context) -> bool:
-    """"Can I compare tokens/s with samples/s?": two units side by side, nothing else named, ask
-    why they are not comparable, a question for the guide, never a ranking."""
+    """"Can I compare tokens/s with samples/s?", "kan man jämföra offline med server?": two units,
+    or two scenarios, divisions or categories asked about with nothing else named, ask why they are
+    not comparable, a question for the guide, never a ranking."""
     r = ctx.reading
+    if not r.has("operation", "compare") or ctx.rounds:
+        return False
     units = {t.value for t in r.tags if t.kind == "measure" and t.value in UNIT_MEASURES}
-    return r.has("operation", "compare") and len(units) >= 2 and not any(ctx.explicit.values()) and not ctx.rounds
+    if len(units) >= 2 and not any(ctx.explicit.values()):
+        return True
+    terms = [m for m in r.matches if m.column in TERMS and m.column != "benchmark"]
+    return r.has("cue", "yes_no") and len(terms) >= 2 and len(terms) == len(r.matches)
 
 
 def _bare_term(ctx: Context) -> bool:
@@ -39,7 +45,11 @@ def _define_applies(ctx: Context) -> bool:
     # "which one should I look at": "which one" is "which of them", no ranking
     ranked = any(t.kind == "direction" and not (t.value == "top_n" and r.text[t.start:t.end].lower() == "which one")
                  for t in r.tags)
-    if not (r.has("cue", "define") or _bare_term(ctx)) or ranked or r.has("comparator") or ctx.rounds:
+    if not (r.has("cue", "define") or _bare_term(ctx)) or ranked or r.has("comparator"):
+        return False
+    # "yolo-95 showed up in 6.0, what's that": a round beside a term dates it; a round beside a
+    # measure ("what is the result in 6.0") asks for results
+    if ctx.rounds and (not r.has("cue", "define") or r.has("measure")):
         return False
     # "how often do new rounds come": the cadence, not what is new
     rejected = ("count", "list", "gone", "trend", "who", "appearances") + (() if r.has("cue", "frequency") else ("new",))

@@ -333,10 +333,23 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "loadgen??",
     "offline?",
     "interactive = ?",
+    "wan-2.2-t2v-a14b?? what on earth is that benchmrk",
+    "gpt-oss-120b - is that a normal llm or something special",
+    "gpt-oss is called a 'moe' model - moe meaning what",
+    "offline vs server?? which one am i supposed to look at",
+    "vad är qwen3.6-27b, det står 'agentic edge' i v6.1",  # a round beside a term dates it
+    "kan man jämföra offline-siffror med server-siffror rakt av?",
+    "can i compare offline numbers with server numbers?",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
     assert p.intent == "define" and p.spec is None and not p.parts
+
+
+@pytest.mark.parametrize("question", ["what is the best qwen3.6-27b result in v6.1?",
+                                      "vad är det bästa resultatet på qwen3.6-27b i v6.1?"])
+def test_a_round_beside_a_measure_still_asks_for_results(catalog, question):
+    assert parse(question, catalog).intent != "define"
 
 
 def test_a_definition_with_a_second_question_of_its_own_is_two_parts(catalog):
