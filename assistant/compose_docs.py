@@ -458,11 +458,11 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         return named + said + 2 * (p.language == lang), -len(head.split())  # equal: the plainer heading
 
     if len(terms) >= 2:
-        chosen = [max(sections, key=lambda sec: score(sec, t)) for t in terms]
+        chosen = [_in_language(max(sections, key=lambda sec: score(sec, t)), sections, lang) for t in terms]
         both = [sec for sec in sections if sum(_mentions(sec[0], t) for t in terms) >= 2
                 and not any(sec[0].lower() == t for t in terms)]
         if both:
-            chosen.append(max(both, key=lambda sec: score(sec, None)))
+            chosen.append(_in_language(max(both, key=lambda sec: score(sec, None)), sections, lang))
         chosen = list({id(sec): sec for sec in chosen}.values())
         quotes = [templates.text(lang, "docs", "define",
                                  quote=" ".join(_sentences(body)[:TERMS_SENTENCES] or [body[:300]]),
@@ -474,7 +474,7 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         if not terms and score(best, None)[0] - 2 * (best[2].language == lang) <= 0:
             # no section shares a word with the question ("asdfgh"): nothing to quote, never a random one
             return _answer(question, templates.text(lang, "docs", "no_guide"), status="no_data", passages=passages)
-        head, body, p = best
+        head, body, p = _in_language(best, sections, lang)
         sentences = _sentences(body)[:TERM_SENTENCES] or [body[:300]]
         text = templates.text(lang, "docs", "define", quote=" ".join(sentences), title=p.title or p.id)
         cited = [p]
@@ -482,6 +482,17 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         text += " " + " ".join(facts)
     return _answer(question, text, passages=cited + [q for q in passages if q not in cited],
                    citations=doc_citations(cited), notes=[templates.text(lang, "docs", "guide_note")])
+
+
+def _in_language(section: tuple[str, str, Passage], sections: list[tuple[str, str, Passage]],
+                 lang: str) -> tuple[str, str, Passage]:
+    """The chosen section in the question's language when the guide has it there too: translations
+    keep the English headings, so a Swedish question is answered in Swedish even when the English
+    twin shared more of its words ("agentic edge")."""
+    head, _, p = section
+    if p.language == lang or not head:
+        return section
+    return next((sec for sec in sections if sec[0] == head and sec[2].language == lang), section)
 
 
 def _mentions(heading: str, term: str) -> bool:

@@ -155,6 +155,28 @@ def test_the_difference_between_two_terms_quotes_each_term_and_the_comparison(ca
     assert "never an Interactive one" in answer.answer
 
 
+COMPARING_EN = Passage(id="doc:comparing-results.md:0", doc_kind="guide", language="en",
+                       title="Comparing results fairly",
+                       text="## Same benchmark, scenario and unit\n\nResults are ranked only within one benchmark, "
+                            "one scenario and one unit.")
+COMPARING_SV = Passage(id="doc:sv/comparing-results.sv.md:0", doc_kind="guide", language="sv",
+                       title="Så jämför du resultat rättvist",
+                       text="## Same benchmark, scenario and unit\n\nResultat rangordnas bara inom samma benchmark, "
+                            "samma scenario och samma enhet.")
+SCENARIOS_SV = Passage(id="doc:sv/scenarios.sv.md:0", doc_kind="guide", language="sv", title="Scenarier",
+                       text="## Offline\n\nOffline är scenariot där allt arbete kommer på en gång.\n\n"
+                            "## Interactive\n\nInteractive är scenariot för chatt med kort tid till första token.")
+
+
+def test_a_swedish_definition_quotes_the_swedish_twin_of_the_best_section(catalog):
+    """The English section may share more of the question's words; the answer is still Swedish."""
+    from assistant.compose_docs import define_answer
+
+    question = "vad betyder interactive, chat with a tight time to first token?"
+    answer = define_answer(question, [GUIDE, SCENARIOS_SV], parse(question, catalog), [])
+    assert "Interactive är scenariot för chatt" in answer.answer and "tight time" not in answer.answer
+
+
 COLUMNS_GUIDE = Passage(
     id="doc:reading-results.md:0", doc_kind="guide", language="en", title="Reading results",
     text="## Result\n\nA result is one row of the results: a system's figure on one benchmark.\n\n"
