@@ -461,6 +461,12 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         chosen = [_in_language(max(sections, key=lambda sec: score(sec, t)), sections, lang) for t in terms]
         both = [sec for sec in sections if sum(_mentions(sec[0], t) for t in terms) >= 2
                 and not any(sec[0].lower() == t for t in terms)]
+        if not both and parsed.reading is not None and parsed.reading.has("operation", "compare"):
+            # "can I compare Offline with Server?": the section on comparing that kind of term
+            # ("Same benchmark, scenario and unit")
+            kinds = {m.column for m in parsed.entities}
+            both = [sec for sec in sections if any(_mentions(sec[0], kind) for kind in kinds)
+                    and _about_comparing(sec[2])]
         if both:
             chosen.append(_in_language(max(both, key=lambda sec: score(sec, None)), sections, lang))
         chosen = list({id(sec): sec for sec in chosen}.values())
@@ -468,6 +474,8 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
                                  quote=" ".join(_sentences(body)[:TERMS_SENTENCES] or [body[:300]]),
                                  title=p.title or p.id) for _, body, p in chosen]
         text = " ".join(quotes)
+        if (kind := _compared_kind(parsed)) is not None:  # "can I compare Offline with Server?": no
+            text = templates.text(lang, "docs", f"not_comparable_{kind}") + " " + text
         cited = [p for _, _, p in chosen]
     else:
         best = max(sections, key=lambda sec: score(sec, terms[0] if terms else None))
@@ -482,6 +490,29 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         text += " " + " ".join(facts)
     return _answer(question, text, passages=cited + [q for q in passages if q not in cited],
                    citations=doc_citations(cited), notes=[templates.text(lang, "docs", "guide_note")])
+
+
+# Kinds of term whose values are never ranked against each other (the guide's "Comparing results").
+_NEVER_ACROSS = ("scenario", "units", "division")
+
+
+def _compared_kind(parsed: Parsed) -> str | None:
+    """The kind of two terms a yes/no question asks to compare ("can I compare Offline with
+    Server?"), when results are never compared across that kind; else None."""
+    r = parsed.reading
+    if r is None or not (r.has("operation", "compare") and r.has("cue", "yes_no")):
+        return None
+    kinds = {m.column for m in parsed.entities}
+    if len(parsed.entities) >= 2 and len(kinds) == 1 and (kind := kinds.pop()) in _NEVER_ACROSS:
+        return kind
+    return None
+
+
+def _about_comparing(p: Passage) -> bool:
+    """Whether a guide document is about comparing results: its title reads as a comparison in
+    its own language's words ("Comparing …", "Så jämför du …")."""
+    lex = lexicon.load(p.language or lexicon.BASE_LANGUAGE)
+    return any(t.kind == "operation" and t.value == "compare" for t in lex.tag(lexicon.tokenize(p.title or "")))
 
 
 def _in_language(section: tuple[str, str, Passage], sections: list[tuple[str, str, Passage]],

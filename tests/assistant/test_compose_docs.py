@@ -168,6 +168,22 @@ SCENARIOS_SV = Passage(id="doc:sv/scenarios.sv.md:0", doc_kind="guide", language
                             "## Interactive\n\nInteractive är scenariot för chatt med kort tid till första token.")
 
 
+@pytest.mark.parametrize("question, verdict, rule", [
+    ("can i compare offline numbers with interactive numbers?", "Not directly:", "ranked only within one"),
+    ("kan man jämföra offline-siffror med interactive-siffror rakt av?", "Inte rakt av:", "rangordnas bara inom"),
+])
+def test_asked_whether_two_scenarios_compare_the_answer_says_no_and_quotes_the_rule(catalog, question, verdict,
+                                                                                     rule):
+    from assistant.compose_docs import define_answer
+
+    scenarios = Passage(id="doc:scenarios.md:0", doc_kind="guide", language="en", title="Scenarios",
+                        text=GUIDE.text.split("## Offline versus")[0])  # no section compares the two
+    answer = define_answer(question, [scenarios, SCENARIOS_SV, COMPARING_EN, COMPARING_SV], parse(question, catalog),
+                           [])
+    assert answer.answer.startswith(verdict), answer.answer
+    assert rule in answer.answer
+
+
 def test_a_swedish_definition_quotes_the_swedish_twin_of_the_best_section(catalog):
     """The English section may share more of the question's words; the answer is still Swedish."""
     from assistant.compose_docs import define_answer
