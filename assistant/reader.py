@@ -258,8 +258,11 @@ def parts(r: Reading) -> list[str]:
     def ranked(i: int) -> bool:
         return any(t.first == i for t in r.tagged("direction", "best", "worst"))
 
+    spreads = r.tagged("direction", "spread")
     for conj in r.tagged("cue", "conjunction"):
         nxt = conj.last
+        if any(t.first <= conj.first <= t.last for t in spreads):  # "min and max": one question, both ends
+            continue
         # "highest and lowest X": two ranking words share the rest of the question
         if conj.first == 1 and ranked(0) and ranked(nxt) and nxt + 1 < len(r.tokens):
             rest = r.text[r.tokens[nxt].end:]

@@ -7,6 +7,9 @@ round, benchmark variant and scenario defaults are the same for all of them.
 
 from __future__ import annotations
 
+import copy
+from dataclasses import replace
+
 from assistant import lexicon
 from assistant.notes import Note
 from assistant.parsed import Parsed, filters_of
@@ -23,7 +26,7 @@ def _limit(n: int) -> int:
     return max(1, min(n, 100))
 
 
-def across_benchmarks(ctx: Context, intent: str) -> Parsed | None:
+def across_benchmarks(ctx: Context, intent: str, literal: bool = False) -> Parsed | None:
     """A ranking over every benchmark of one unit, when the question names a unit (or power) and
     asks across all results; None when it does not."""
     r, parsed = ctx.reading, ctx.parsed
@@ -42,7 +45,7 @@ def across_benchmarks(ctx: Context, intent: str) -> Parsed | None:
     parsed.notes.append(Note("benchmarks_across", label=label))
     parsed.defaults.append(ctx.say(f"every benchmark in {label}", f"alla benchmarks i {label}"))
     order = "worst" if intent == "worst" else "best"
-    if ctx.metric == "power":
+    if ctx.metric == "power" and not literal:
         order = "worst" if words.power_order_high(r) else "best"
     n = words.top_n(r) if intent == "top" else 5
     parsed.spec = QuerySpec(op="rows", filters=filters_of({**ctx.explicit, **wanted}, defaults.latest(ctx.catalog, ctx.rounds),
@@ -64,8 +67,9 @@ def _checked_claim(ctx: Context, intent: str) -> None:
         ctx.explicit = {k: v for k, v in ctx.explicit.items() if k not in ATTRIBUTION}
 
 
-def rank(ctx: Context, intent: str) -> Parsed:
-    """Build a ranking-shaped spec (best / worst / top / lookup / compare / trend)."""
+def rank(ctx: Context, intent: str, *, literal: bool = False) -> Parsed:
+    """Build a ranking-shaped spec (best / worst / top / lookup / compare / trend). `literal`: the
+    intent is the order, whatever the question's power words say (each end of a spread)."""
     from assistant.shapes import entity
 
     parsed, catalog, r = ctx.parsed, ctx.catalog, ctx.reading
@@ -80,7 +84,7 @@ def rank(ctx: Context, intent: str) -> Parsed:
         parsed.spec = QuerySpec(op="rows", filters=filters_of(explicit, defaults.latest(catalog, rounds), parsed),
                                 metric=metric, order="worst" if intent == "worst" else "best", limit=_limit(n))
         return parsed
-    if not benchmarks and across_benchmarks(ctx, intent):
+    if not benchmarks and across_benchmarks(ctx, intent, literal):
         return parsed
     if not benchmarks:
         # No benchmark: an overview (best per benchmark) of what was named, never a dead end.
@@ -148,7 +152,7 @@ def rank(ctx: Context, intent: str) -> Parsed:
 
     filters = filters_of(explicit, use_rounds, parsed)
     order = "worst" if intent == "worst" or (intent == "top" and _bottom_n(r)) else "best"
-    if metric == "power":  # power words are literal: "the most power" is the worst figure, "least" the best
+    if metric == "power" and not literal:  # power words are literal: "the most power" is the worst figure
         order = "worst" if words.power_order_high(r) else "best"
     if intent == "compare":
         sides, side_column = defaults.sides(parsed, explicit, use_rounds, side_column)
@@ -229,6 +233,18 @@ def top(ctx: Context) -> Parsed:
 def best_latency(ctx: Context) -> Parsed:
     """The best latency (lower is better), whatever word says "best" or "lowest"."""
     return rank(ctx, "best")
+
+
+@shape("spread", priority=65, applies=lambda ctx: ctx.reading.has("direction", "spread"))
+def spread(ctx: Context) -> Parsed:
+    """Both ends of one benchmark and scenario: the best and the lowest-ranked result."""
+    ends = [rank(replace(ctx, parsed=copy.deepcopy(ctx.parsed), explicit=copy.deepcopy(ctx.explicit)), end,
+                 literal=True) for end in ("best", "worst")]
+    if any(end.status != "ok" for end in ends):  # a refusal or a question back says it once
+        return ends[0]
+    parsed = ctx.parsed
+    parsed.intent, parsed.parts, parsed.explicit = "parts", ends, ends[0].explicit
+    return parsed
 
 
 @shape("worst", priority=80, applies=lambda ctx: words.worst(ctx.reading))

@@ -424,3 +424,13 @@ def test_two_questions_in_one_are_both_answered(catalog, question, intents):
     p = parse(question, catalog)
     assert [part.intent for part in p.parts] == intents
     assert all(part.spec.filters.benchmark for part in p.parts)  # the second part keeps the first's scope
+
+
+@pytest.mark.parametrize("question", ["range of llama 2 70b offline results in v6.1, lowest to highest",
+                                      "min and max gpt-oss-120b offline in v6.1?",
+                                      "spannet för llama 2 70b offline i v6.1?",
+                                      "lägsta och högsta gpt-oss-120b offline i v6.1"])
+def test_a_spread_asks_for_both_ends(catalog, question):
+    p = parse(question, catalog)
+    assert p.shape == "spread" and [part.spec.order for part in p.parts] == ["best", "worst"]
+    assert all(part.spec.filters.round == ["v6.1"] and part.spec.filters.scenario == ["Offline"] for part in p.parts)
