@@ -106,6 +106,13 @@ def rank(ctx: Context, intent: str, *, literal: bool = False) -> Parsed:
                                      "Det benchmarket har inga resultat i datan.")
             return parsed
         use_rounds = having[-1:]
+    if not rounds and intent in ("best", "worst", "top") and r.has("scope", "all_rounds") and len(having) > 1:
+        # "the highest rgat throughput ever": every round with the benchmark, each row saying its round
+        use_rounds = having
+        parsed.defaults.append(ctx.say(f"every round with this benchmark ({', '.join(having)})",
+                                       f"alla rundor med detta benchmark ({', '.join(having)})"))
+        parsed.notes.append(Note("rounds_all_with_benchmark", rounds=", ".join(having)))
+    elif not rounds and intent != "trend":
         parsed.round_defaulted = True
         parsed.defaults.append(ctx.say(f"round {use_rounds[0]} (latest with this benchmark)",
                                        f"runda {use_rounds[0]} (senaste med detta benchmark)"))

@@ -434,3 +434,10 @@ def test_a_spread_asks_for_both_ends(catalog, question):
     p = parse(question, catalog)
     assert p.shape == "spread" and [part.spec.order for part in p.parts] == ["best", "worst"]
     assert all(part.spec.filters.round == ["v6.1"] and part.spec.filters.scenario == ["Offline"] for part in p.parts)
+
+
+@pytest.mark.parametrize("question", ["highest llama 2 70b offline throughput ever recorded?",
+                                      "bästa llama 2 70b offline genom tiderna"])
+def test_the_best_ever_ranks_every_round_with_the_benchmark(catalog, question):
+    p = parse(question, catalog)
+    assert p.spec.op == "rows" and p.spec.filters.round == ["v6.0", "v6.1"] and not p.round_defaulted
