@@ -131,7 +131,13 @@ def is_followup(r: Reading, explicit: dict[str, list[str]], rounds: list[str]) -
     prep = r.has("cue", "followup_prep") and r.text.rstrip().endswith("?") and len(r.text) <= 48
     if r.top_n and len(r.tokens) <= 5 and not explicit:  # "show the top 3"
         return True
-    return (r.has("cue", "followup") or prep) and short and not has_shape and bool(explicit or rounds)
+    # "what's their deepseek server number": "their" is the previous turn's party when none is named
+    theirs = r.has("cue", "their") and not any(explicit.get(c) for c in PARTIES)
+    return (r.has("cue", "followup") or prep or theirs) and short and not has_shape and bool(explicit or rounds)
+
+
+# Columns that name who or what posted a result: a question naming one is not about "their" rows.
+PARTIES = ("submitter", "system_name", "platform", "accelerator", "accelerator_family", "accelerator_vendor")
 
 
 def not_one_claim(r: Reading) -> bool:

@@ -208,6 +208,17 @@ def test_followup_changes_one_filter(catalog):
     assert older.spec.filters.round == ["v6.0"] and older.spec.filters.scenario == ["Offline"]
 
 
+@pytest.mark.parametrize("question", ["whats their gpt-oss-120b offline number",
+                                      "vad fick dom på gpt-oss-120b offline?"])
+def test_their_in_a_followup_is_the_previous_party(catalog, question):
+    first = parse("what did crusoe submit in v6.1", catalog)
+    p = parse(question, catalog, previous=first.state())
+    assert p.followup and p.spec.filters.submitter == ["Crusoe"] and p.spec.filters.benchmark == ["gpt-oss-120b"]
+    # a party named in the turn is its own question
+    other = parse("whats their gpt-oss-120b offline number, for nvidia", catalog, previous=first.state())
+    assert other.spec.filters.submitter != ["Crusoe"]
+
+
 def test_followup_field_question(catalog):
     first = parse("Which system had the best Llama 2 70B Offline result in v6.1?", catalog)
     p = parse("How many nodes did it have?", catalog, previous=first.state())
