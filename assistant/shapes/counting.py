@@ -131,6 +131,8 @@ def count(ctx: Context) -> Parsed:
     parsed, catalog, r = ctx.parsed, ctx.catalog, ctx.reading
     parsed.intent = "count"
     target = ctx.count_column or words.count_target(r)
+    if target is None and not r.has("measure", "results"):  # "how many submitters in v6.0, and how many in v6.1?"
+        target = ctx.inherited_column
     parsed.count_column = target
     rounds = ctx.rounds
     # "in total, across all four rounds": one count over every round, not one per round

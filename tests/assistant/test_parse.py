@@ -452,3 +452,13 @@ def test_a_spread_asks_for_both_ends(catalog, question):
 def test_the_best_ever_ranks_every_round_with_the_benchmark(catalog, question):
     p = parse(question, catalog)
     assert p.spec.op == "rows" and p.spec.filters.round == ["v6.0", "v6.1"] and not p.round_defaulted
+
+
+@pytest.mark.parametrize("question, second", [
+    ("how many submitters in v6.0 and how many in v6.1?", "submitter"),
+    ("hur många inskickare i v6.0 och hur många i v6.1?", "submitter"),
+    ("how many submitters in v6.0 and how many results in v6.1?", None),
+])
+def test_a_second_how_many_counts_what_the_first_counted_unless_it_names_its_own(catalog, question, second):
+    first, other = parse(question, catalog).parts
+    assert first.spec.column == "submitter" and other.spec.column == second
