@@ -19,7 +19,16 @@ _ROW_MEASURES = ("size", "throughput", "power", "latency", "efficiency", "per_ac
 
 
 def _no_benchmark(ctx: Context) -> bool:
-    return not ctx.benchmarks
+    """A set difference of benchmarks names none; of submitters or systems it may be within one
+    ("who ran deepseek r1 in v6.0 but not in v6.1")."""
+    return not ctx.benchmarks or _difference_column(ctx) != "benchmark"
+
+
+def _difference_column(ctx: Context) -> str:
+    """What a set difference lists: the grouping noun, "who" (submitters), else benchmarks."""
+    column = words.grouping(ctx.reading, exclude=("round",)) or (
+        "submitter" if ctx.reading.has("operation", "who") else "benchmark")
+    return _READABLE.get(column, column)
 
 
 @shape("difference_gone", priority=30, applies=lambda ctx: ctx.reading.has("operation", "gone") and _no_benchmark(ctx))
@@ -55,8 +64,7 @@ def _difference(ctx: Context, *, gone: bool) -> Parsed:
     others = [second]
     if not gone and len(rounds) < 2 and ctx.reading.has("cue", "ever"):  # "never been in MLPerf before"
         others = catalog.rounds[:catalog.rounds.index(target)] or others
-    column = words.grouping(ctx.reading, exclude=("round",)) or "benchmark"
-    column = _READABLE.get(column, column)
+    column = _difference_column(ctx)
     parsed.count_column = column
     parsed.spec = QuerySpec(op="difference", column=column, filters=filters_of(ctx.explicit, [first], parsed),
                             other=Filters(round=others), limit=1000)

@@ -462,3 +462,11 @@ def test_the_best_ever_ranks_every_round_with_the_benchmark(catalog, question):
 def test_a_second_how_many_counts_what_the_first_counted_unless_it_names_its_own(catalog, question, second):
     first, other = parse(question, catalog).parts
     assert first.spec.column == "submitter" and other.spec.column == second
+
+
+@pytest.mark.parametrize("question", ["who ran llama 2 70b in v6.0 but not in v6.1",
+                                      "vilka körde llama 2 70b i v6.0 men inte i v6.1"])
+def test_a_set_difference_of_submitters_within_one_benchmark(catalog, question):
+    p = parse(question, catalog)
+    assert p.spec.op == "difference" and p.spec.column == "submitter"
+    assert p.spec.filters.round == ["v6.0"] and p.spec.filters.benchmark and p.spec.other.round == ["v6.1"]
