@@ -27,8 +27,10 @@ def round_span(catalog: Catalog, rounds: list[str]) -> list[str]:
     return catalog.rounds[i:j + 1]
 
 
-def pick_variant(parsed: Parsed, catalog: Catalog, benchmarks: list[str], rounds: list[str]) -> list[str]:
-    """Accuracy variants (llama2-70b-99 / -99.9): keep those run in these rounds, prefer one."""
+def pick_variant(parsed: Parsed, catalog: Catalog, benchmarks: list[str], rounds: list[str],
+                 scenarios: list[str] | None = None) -> list[str]:
+    """Accuracy variants (llama2-70b-99 / -99.9): keep those run in these rounds, prefer one (one
+    run in the named scenario first: bert's SingleStream results are all bert-99)."""
     present = [b for b in benchmarks if catalog.rounds_with([b]) and set(catalog.rounds_with([b])) & set(rounds)]
     bases: dict[str, list[str]] = {}
     for b in present:
@@ -39,7 +41,8 @@ def pick_variant(parsed: Parsed, catalog: Catalog, benchmarks: list[str], rounds
             out.extend(variants)
             continue
         # Prefer the variant present in the most of these rounds, then the stricter (-99.9) one.
-        best = max(variants, key=lambda b: (len(set(catalog.rounds_with([b])) & set(rounds)), b.endswith("99.9")))
+        best = max(variants, key=lambda b: (not scenarios or bool(set(scenarios) & set(catalog.scenarios_for([b], rounds))),
+                                            len(set(catalog.rounds_with([b])) & set(rounds)), b.endswith("99.9")))
         others = [v for v in variants if v != best]
         parsed.notes.append(Note("variants", base=base, variants=", ".join(variants), best=best,
                                  others=", ".join(others)))

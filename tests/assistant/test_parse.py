@@ -52,6 +52,15 @@ def test_best_named_benchmark_scenario_round(catalog, question):
     assert f.round == ["v6.1"] and f.benchmark == ["llama2-70b-99.9"] and f.scenario == ["Offline"]
 
 
+def test_the_variant_run_in_the_named_scenario_is_chosen():
+    edge = Catalog.from_table(small_table([
+        ("v4.1", 410, "bert-99", "SingleStream", "Latency (ms)", "Lenovo", "L40S", "NVIDIA"),
+        ("v4.1", 410, "bert-99", "Offline", "Samples/s", "Lenovo", "L40S", "NVIDIA"),
+        ("v4.1", 410, "bert-99.9", "Offline", "Samples/s", "Dell", "H100", "NVIDIA")]))
+    assert parse("lowest bert singlestream latency in v4.1", edge).spec.filters.benchmark == ["bert-99"]
+    assert parse("best bert offline in v4.1", edge).spec.filters.benchmark == ["bert-99.9"]
+
+
 def test_variant_choice_is_stated_when_both_exist(catalog):
     p = parse("Best Llama 2 70B Offline result in v6.0", catalog)
     assert p.spec.filters.benchmark == ["llama2-70b-99.9"]
