@@ -15,6 +15,7 @@ from assistant.answer import Answer, Value
 from assistant.compose import _answer, _fmt, _query, _round_key, _who, compact_rows, row_citations
 from assistant.parsed import Parsed
 
+FEW_SHOWN_WHOLE = 4  # an overview of at most this many results lists each of them
 MAX_IN_TEXT = 8
 
 
@@ -79,13 +80,15 @@ def _overview(question: str, result: Any, parsed: Parsed, rows: list[dict[str, A
     lang = parsed.language
     rnd = _latest(rows)
     in_round = [r for r in rows if str(r.get("round")) == rnd]
-    shown = _preferred(in_round, parsed)
+    # a handful of results is shown whole (every scenario); more, one per benchmark
+    shown = in_round if len(in_round) <= FEW_SHOWN_WHOLE else _preferred(in_round, parsed)
     entity = _entity_label(parsed) or ("Alla inskickare" if lang == "sv" else "All submitters")
     items = "; ".join(_item(r, lang) for r in shown[:MAX_IN_TEXT])
     more = _say(lang, "overview_more", n=len(in_round) - min(len(shown), MAX_IN_TEXT)) \
         if len(in_round) > min(len(shown), MAX_IN_TEXT) else ""
     latest = _say(lang, "overview_latest") if not parsed.explicit.get("round") and _entity_label(parsed) else ""
-    text = _say(lang, "overview", entity=entity, round=rnd, latest=latest, items=items) + more
+    text = _say(lang, "overview_all" if shown is in_round else "overview", entity=entity, round=rnd, latest=latest,
+                items=items) + more
     one_round = len(result.spec.filters.round or []) == 1 or all(str(r.get("round")) == rnd for r in rows)
     if one_round and result.by_division and parsed.intent == "overview":  # the rows the overview stands for
         text += _say(lang, "overview_count", n=semantics.format_number(sum(result.by_division.values()), lang=lang),

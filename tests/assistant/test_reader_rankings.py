@@ -245,6 +245,16 @@ def test_an_overview_says_how_many_results_it_stands_for(engine, results_table):
     assert f"{n} resultat totalt" in answer.answer
 
 
+def test_an_overview_of_a_handful_of_results_lists_each_of_them(engine, results_table):
+    """Krai's two v6.0 results are one benchmark in two scenarios: both are said, not the best one."""
+    rows = results_table[(results_table["round"] == "v6.0") & (results_table["submitter"] == "Krai")
+                         & (results_table["division"] == "closed")]
+    assert 1 < len(rows) <= 4
+    answer = ask(engine, "what did krai run in v6.0")
+    assert all(f"[{rid}]" in answer.answer for rid in rows["result_id"])
+    assert all(scenario in answer.answer for scenario in set(rows["scenario"]))
+
+
 @pytest.mark.parametrize("question", ["top results on the gpt-5 benchmark", "hur gick det på gpt5-testet i 6.1"])
 def test_a_benchmark_the_data_lacks_is_refused_and_the_real_ones_listed(engine, results_table, question):
     answer = ask(engine, question)
