@@ -326,8 +326,11 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str) -> list[tu
         score += 1.0 * bool(kind_words & asked.keys)  # the document type asked ("blog")
         if asked.rounds and p.rounds:
             score += 1.0 if set(asked.rounds) & set(p.rounds) else -2.0
-        scored.append((score, rank, Quote(sentence, found, p)))
-    return [(score, quote) for score, _, quote in sorted(scored, key=lambda t: (-t[0], t[1]))]
+        scored.append((score, rank, written, Quote(sentence, found, p)))
+    # "according to IT Brief": when the document named states such a figure, only it answers
+    if any(written for _, _, written, _ in scored):
+        scored = [t for t in scored if t[2]]
+    return [(score, quote) for score, _, _, quote in sorted(scored, key=lambda t: (-t[0], t[1]))]
 
 
 def _is_figure(sentence: str, match: re.Match[str], figure: str) -> bool:

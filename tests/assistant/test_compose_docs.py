@@ -132,6 +132,16 @@ def test_a_person_quoted_is_a_name_beside_the_quote_not_the_organisation_asked(c
     assert "Bob Beachler" in answer.answer.split(":")[0], answer.answer
 
 
+def test_the_document_named_answers_when_it_states_such_a_figure(catalog):
+    """Another document's sentence may share more of the question's words; it is not the one asked."""
+    blog = _doc("v6.0_amd_vendor-blog.md", 1, "The MI355X has 288 GB of HBM3E memory and 8TB/s of memory bandwidth.",
+                source="AMD ROCm Blogs")
+    news = _doc("v6.0_pubgpclite_amd-news.md", 0, "The MI355X carries 256GB HBM3E, room for larger models.",
+                source="pubgpclite.com")
+    answer = _ask(catalog, "how much hbm memory does the mi355x have, according to pubgpclite?", [blog, news])
+    assert answer.answer.startswith("According to pubgpclite.com, 256GB:"), answer.answer
+
+
 def test_no_sentence_with_such_a_figure_says_so_and_quotes_nothing(catalog):
     passages = [_doc("v6.0_amd_vendor-blog.md", 0, "AMD is proud of its partners and its open software stack.")]
     answer = _ask(catalog, "how many transistors does the mi355x have according to amd's blog?", passages)
