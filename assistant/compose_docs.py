@@ -367,10 +367,11 @@ def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure
     sentence that states it and best shares the question's words; quoted, cited, labelled."""
     lang = parsed.language
     asked = _asked(question, parsed)
-    passages = [p for p in passages if p.doc_kind != "guide"] or passages  # our guide is nobody's claim
+    quoted = [p for p in passages if p.doc_kind != "guide"]  # our guide is nobody's claim
+    passages = quoted or passages  # (kept to cite when nothing else was retrieved)
     quote = None
     for kind in (figure, *_NEAR.get(figure, ())):
-        quote = quote or _best_quote(asked, passages, kind)
+        quote = quote or _best_quote(asked, quoted, kind)
     if quote is None:
         text = templates.text(lang, "docs", "no_figure")
         return _answer(question, text, status="no_data", passages=passages, citations=doc_citations(passages),

@@ -142,6 +142,13 @@ def test_the_document_named_answers_when_it_states_such_a_figure(catalog):
     assert answer.answer.startswith("According to pubgpclite.com, 256GB:"), answer.answer
 
 
+def test_a_figure_is_never_quoted_from_our_own_guide(catalog):
+    guide = Passage(id="doc:mlperf-inference.md:0", doc_kind="guide", language="en", title="MLPerf Inference",
+                    text="The tables hold 937 result rows for v4.1 and 492 for v6.1.")
+    answer = _ask(catalog, "how many results were there in v6.0 according to the mlcommons announcement?", [guide])
+    assert answer.status == "no_data" and "937" not in answer.answer
+
+
 def test_no_sentence_with_such_a_figure_says_so_and_quotes_nothing(catalog):
     passages = [_doc("v6.0_amd_vendor-blog.md", 0, "AMD is proud of its partners and its open software stack.")]
     answer = _ask(catalog, "how many transistors does the mi355x have according to amd's blog?", passages)
