@@ -80,7 +80,9 @@ def _refuse_applies(ctx: Context) -> bool:
     r = ctx.reading
     # Prices and costs are not in any results table; a document may state one ("according to").
     money = r.has("measure", "money", "unmeasured") and not words.needs_commentary(r)
-    return r.has("cue", "code", "future") or bool(_unknown_identifiers(ctx)) or money
+    # a forecast a document quotes ("the forbes piece quotes a market forecast") is the document's
+    future = r.has("cue", "future") and not words.needs_commentary(r)
+    return r.has("cue", "code") or future or bool(_unknown_identifiers(ctx)) or money
 
 
 @shape("refuse", priority=10, applies=_refuse_applies)
@@ -92,7 +94,7 @@ def refuse(ctx: Context) -> Parsed:
     unknown = _unknown_identifiers(ctx)
     measures = "throughput or latency (the result), power, efficiency, per-accelerator figures, system size"
     measures_sv = "genomströmning eller latens (resultatet), effekt, effektivitet, per accelerator, systemstorlek"
-    if ctx.reading.has("cue", "future") and not unknown:
+    if ctx.reading.has("cue", "future") and not unknown and not words.needs_commentary(ctx.reading):
         parsed.message = ctx.say(
             f"The data holds published results only ({', '.join(ctx.catalog.rounds)}), so it cannot say what a "
             "future round will bring; I never guess. Ask about a round that has results.",

@@ -479,3 +479,9 @@ def test_a_set_difference_of_submitters_within_one_benchmark(catalog, question):
     p = parse(question, catalog)
     assert p.spec.op == "difference" and p.spec.column == "submitter"
     assert p.spec.filters.round == ["v6.0"] and p.spec.filters.benchmark and p.spec.other.round == ["v6.1"]
+
+
+def test_a_forecast_a_document_quotes_is_asked_of_the_document_not_refused(catalog):
+    quoted = parse("the article quotes an inference market forecast - how big for 2030 according to it?", catalog)
+    assert quoted.status == "ok" and quoted.needs_commentary
+    assert parse("who will win the next round?", catalog).status == "no_data"
