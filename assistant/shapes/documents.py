@@ -38,9 +38,24 @@ def _bare_term(ctx: Context) -> bool:
         and named <= set(TERMS) - {"benchmark"}
 
 
+def _asked_last(ctx: Context) -> bool:
+    """"yolo-95 showed up in 6.0, whats that", "llama 3.1 405b is the biggest one right? what does
+    it do in the test": the last clause asks what the named term is, and asks nothing else, so the
+    words before it ("showed up", "biggest") only say why the term was noticed."""
+    r = ctx.reading
+    text = r.text.rstrip(" ?!.")
+    tail = max(text.rfind(mark) for mark in "?!.,;") + 1
+    last = [t for t in r.tags if t.start >= tail]
+    before = [t for t in r.tags if t.start < tail]  # a statement or a yes/no about the term, not a request
+    return any(t.kind == "cue" and t.value == "define" for t in last) \
+        and not any(t.kind in ("direction", "operation", "measure", "comparator") for t in last) \
+        and not any(t.kind == "measure" or (t.kind, t.value) in (("cue", "wh"), ("cue", "define")) for t in before) \
+        and all(column in TERMS for column, values in ctx.explicit.items() if values) and bool(r.matches)
+
+
 def _define_applies(ctx: Context) -> bool:
     r = ctx.reading
-    if _units_compared(ctx):
+    if _units_compared(ctx) or _asked_last(ctx):
         return True
     # "which one should I look at": "which one" is "which of them", no ranking
     ranked = any(t.kind == "direction" and not (t.value == "top_n" and r.text[t.start:t.end].lower() == "which one")

@@ -360,6 +360,8 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "vad är qwen3.6-27b, det står 'agentic edge' i v6.1",  # a round beside a term dates it
     "kan man jämföra offline-siffror med server-siffror rakt av?",
     "can i compare offline numbers with server numbers?",
+    "wan-2.2-t2v-a14b showed up in 6.1, whats that",  # the last clause asks; the first says why
+    "gpt-oss-120b is the biggest one right? what does it do in the test",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
@@ -369,6 +371,12 @@ def test_questions_about_terms_go_to_the_guide(catalog, question):
 @pytest.mark.parametrize("question", ["what is the best qwen3.6-27b result in v6.1?",
                                       "vad är det bästa resultatet på qwen3.6-27b i v6.1?"])
 def test_a_round_beside_a_measure_still_asks_for_results(catalog, question):
+    assert parse(question, catalog).intent != "define"
+
+
+@pytest.mark.parametrize("question", ["which system was fastest on gpt-oss-120b in v6.1, and what is it",
+                                      "best gpt-oss-120b result, what is that"])
+def test_a_request_before_a_closing_what_is_it_is_still_a_request(catalog, question):
     assert parse(question, catalog).intent != "define"
 
 
