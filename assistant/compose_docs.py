@@ -402,7 +402,11 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
             if tag.kind == "cue":  # how a question is put ("för", "och"), not what it is about
                 continue
             keys.update(w for w in english.phrases(tag.kind, tag.value) if " " not in w and w.isalpha())
-    return keys
+    # "some results have watt, what does it measure": "results" is every answer's noun, not the
+    # term asked about, when the question names anything else
+    generic = {w for lang in {parsed.language, lexicon.BASE_LANGUAGE}
+               for w in lexicon.load(lang).phrases("measure", "results") if " " not in w}
+    return keys - generic if keys - generic else keys
 
 
 def _sections(passages: list[Passage]) -> list[tuple[str, str, Passage]]:

@@ -235,6 +235,17 @@ def test_a_definition_quotes_the_section_about_the_questions_rare_words(catalog,
     assert expected in answer.answer, answer.answer
 
 
+def test_results_is_not_the_subject_when_the_question_names_something_else(catalog):
+    from assistant.compose_docs import define_answer
+
+    units = Passage(id="doc:units.md:0", doc_kind="guide", language="en", title="Units",
+                    text="## Inferred results\n\nAn inferred result is a submission's result calculated from "
+                         "another scenario.\n\n## Watts\n\nWatts are the unit of power: what the system drew.")
+    question = "vissa resultat har watt, vad mäter det egentligen"
+    answer = define_answer(question, [units], parse(question, catalog), [])
+    assert "Watts are the unit" in answer.answer, answer.answer
+
+
 @pytest.mark.parametrize("question, figure", [
     ("samples/s means what exactly", None),  # a unit word alone asks what it is
     ("why is latency a result? is a small number good or bad", None),
