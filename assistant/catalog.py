@@ -111,6 +111,7 @@ class Catalog:
     _lexicons: dict[str, Any] = field(default_factory=dict, repr=False)
     # Known names with no rows in this table ("Gaudi 3"): asked about -> no_data, not a guess.
     absent: dict[str, str] = field(default_factory=dict)
+    absent_columns: dict[str, str] = field(default_factory=dict)  # absent phrase key -> its alias's column
     _index: dict[str, list[_Entry]] = field(default_factory=dict, repr=False)
     _fuzzy_keys: list[str] = field(default_factory=list, repr=False)
     _chip_keys: list[str] | None = field(default=None, repr=False)
@@ -255,6 +256,7 @@ class Catalog:
                     self._add(phrase, column, values, replace=True)
                 elif item.get("absent_ok", True) and column != "round":
                     self.absent[compact(phrase)] = phrase
+                    self.absent_columns[compact(phrase)] = column
         self._fuzzy_keys = [k for k in self._index if len(k) >= FUZZY_MIN_LEN]
 
     def _real_values(self, column: str, values: list[str], prefixes: list[str]) -> list[str]:

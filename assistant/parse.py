@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from assistant.catalog import Catalog, Match
+from assistant.catalog import Catalog, Match, compact
 from assistant.parsed import Parsed
 from assistant.reader import Reading, parts, read
 from assistant.shapes import defaults, words
@@ -172,7 +172,7 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
         return parsed
 
     chips, orgs = catalog.unknown_entities(text, r.matches), _unknown_submitters(text, r.matches)
-    if (chips or orgs) and not parsed.needs_commentary:
+    if (chips or orgs) and not parsed.needs_commentary and not _absent_terms_defined(r, chips, orgs, catalog):
         parsed.status = "no_data"
         column = "accelerator_family" if chips else "submitter"
         near = catalog.suggest(column, (chips or orgs)[0], 5, cutoff=60)
@@ -202,6 +202,15 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
     ctx.metric = words.metric(r)
     ctx.explicit = {k: list(v) for k, v in explicit.items() if k != "round"}
     return dispatch(ctx)
+
+
+def _absent_terms_defined(r: Reading, chips: list[str], orgs: list[str], catalog: Catalog) -> bool:
+    """"There's a 'network' division too?? what does that one measure": a term the data has no rows
+    for (a division, scenario or benchmark) asked what it means is a question for the guide."""
+    from assistant.shapes.documents import TERMS
+
+    return r.has("cue", "define") and not orgs and bool(chips) and all(
+        catalog.absent_columns.get(compact(name)) in TERMS for name in chips)
 
 
 def _says_more_of_a_term(r: Reading, second: Reading) -> bool:

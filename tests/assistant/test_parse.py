@@ -493,3 +493,10 @@ def test_a_forecast_a_document_quotes_is_asked_of_the_document_not_refused(catal
     quoted = parse("the article quotes an inference market forecast - how big for 2030 according to it?", catalog)
     assert quoted.status == "ok" and quoted.needs_commentary
     assert parse("who will win the next round?", catalog).status == "no_data"
+
+
+def test_a_term_the_data_lacks_is_defined_when_asked_what_it_is(catalog):
+    asked = parse("someone said theres a 'network' division too?? what does that one measure", catalog)
+    assert asked.intent == "define" and asked.status == "ok"
+    assert parse("best network division result in v6.1", catalog).status == "no_data"
+    assert parse("what is gaudi 3", catalog).status == "no_data"  # a chip the data lacks: no results
