@@ -5,6 +5,7 @@ stated in the answer's notes and in its "read as" line."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from assistant.catalog import Catalog, Match
 from assistant.notes import Note
@@ -110,7 +111,7 @@ def _two_named(entities: list[Match]) -> list[Match]:
     return picked if len(picked) == 2 else []
 
 
-def _by_position(parsed: Parsed) -> list[Filters] | None:
+def _by_position(parsed: Parsed, submitters: set[str]) -> list[Filters] | None:
     """"VibeHPC's DGX B300 vs the Cisco UCS C880A M8", "how much faster was A than B": what is
     named before the comparison word is one side, what is named after it the other, each side
     with every column it names. None when the word does not split the names in two."""
@@ -128,8 +129,22 @@ def _by_position(parsed: Parsed) -> list[Filters] | None:
             if any((t.start >= cut.end) == after for t in r.tagged("cue", "anaphor")):
                 named = {m.column for m in this}
                 this += [m for m in other if m.column not in named]
-        return [_side(left), _side(right)]
+        return [_side(_as_submitter(left, right, submitters)), _side(_as_submitter(right, left, submitters))]
     return None
+
+
+def _as_submitter(this: list[Match], other: list[Match], submitters: set[str]) -> list[Match]:
+    """"nvidia vs nebius": a chip vendor's name set against a submitter is that company's own
+    submissions, when it submitted results itself (else "AMD chips vs Dell" compares chips)."""
+    if not any(m.column == "submitter" for m in other) or any(m.column == "submitter" for m in this):
+        return this
+    out = []
+    for m in this:
+        own = [v for v in m.values if v in submitters]
+        if m.column == "accelerator_vendor" and own:
+            m = replace(m, column="submitter", values=tuple(own[:1]))
+        out.append(m)
+    return out
 
 
 def _side(mentions: list[Match]) -> Filters:
@@ -140,13 +155,13 @@ def _side(mentions: list[Match]) -> Filters:
 
 
 def sides(parsed: Parsed, explicit: dict[str, list[str]], rounds: list[str],
-          side_column: str | None) -> tuple[list[Filters] | None, str | None]:
+          side_column: str | None, submitters: set[str] = frozenset()) -> tuple[list[Filters] | None, str | None]:
     """The sides of "A vs B": the names on each side of the comparison word, else the column
     named by two separate mentions (or two rounds)."""
     if side_column == "round" or (side_column is None and len(rounds) > 1 and not two_mentions(parsed.entities)):
         return [Filters(round=[r]) for r in rounds], "round"
     if side_column is None:
-        placed = _by_position(parsed)
+        placed = _by_position(parsed, submitters)
         if placed is not None and placed[0] != placed[1]:
             return placed, "side"
     per_col: dict[str, list[Match]] = {}

@@ -162,7 +162,8 @@ def rank(ctx: Context, intent: str, *, literal: bool = False) -> Parsed:
     if metric == "power" and not literal:  # power words are literal: "the most power" is the worst figure
         order = "worst" if words.power_order_high(r) else "best"
     if intent == "compare":
-        sides, side_column = defaults.sides(parsed, explicit, use_rounds, side_column)
+        sides, side_column = defaults.sides(parsed, explicit, use_rounds, side_column,
+                                            set(catalog.vocab.get("submitter", [])))
         if sides:
             if side_column == "side":  # sides in different columns; a vendor only qualified one of them
                 side_columns = {k for f in sides for k, v in f.model_dump().items() if v} | {"accelerator_vendor"}

@@ -500,3 +500,10 @@ def test_a_term_the_data_lacks_is_defined_when_asked_what_it_is(catalog):
     assert asked.intent == "define" and asked.status == "ok"
     assert parse("best network division result in v6.1", catalog).status == "no_data"
     assert parse("what is gaudi 3", catalog).status == "no_data"  # a chip the data lacks: no results
+
+
+def test_a_vendor_set_against_a_submitter_is_the_company_s_own_results(catalog):
+    p = parse("nvidia vs crusoe on gpt-oss-120b offline in v6.1, who won", catalog)
+    assert [side.submitter for side in p.spec.sides] == [["NVIDIA"], ["Crusoe"]]
+    chips = parse("amd vs nvidia on gpt-oss-120b offline in v6.1", catalog)  # two vendors: their chips
+    assert all(side.submitter is None for side in chips.spec.sides)
