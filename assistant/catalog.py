@@ -56,7 +56,10 @@ _TOKEN = re.compile(r"[0-9a-zåäöéüæø]+(?:\.[0-9]+)*")
 # chip, a question about it must get "no data", not the best result of some other chip.
 _RESULT_ID_TAIL = re.compile(r"-(?:csvrow-)?\d{3,}")
 _PLURAL_MODEL = re.compile(r"^[a-z]*\d+[a-z]*s$")
-_ROUND = re.compile(r"(?<![\w.])(?:v|version\s+|round\s+|runda\s+)?(\d{1,2})\.(\d{1,2})(?![\w]|\.\d)", re.I)
+# A round label; a bare "5.5" counts only after a word that names a round or the suite ("mlperf
+# inference 5.5"), since "Llama 3.1" is a model version.
+_ROUND = re.compile(r"(?<![\w.])(?:v|version\s+|round\s+|runda\s+|omgång\s+|inference\s+|mlperf\s+)?"
+                    r"(\d{1,2})\.(\d{1,2})(?![\w]|\.\d)", re.I)
 
 
 def compact(text: str) -> str:

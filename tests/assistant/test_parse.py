@@ -507,3 +507,8 @@ def test_a_vendor_set_against_a_submitter_is_the_company_s_own_results(catalog):
     assert [side.submitter for side in p.spec.sides] == [["NVIDIA"], ["Crusoe"]]
     chips = parse("amd vs nvidia on gpt-oss-120b offline in v6.1", catalog)  # two vendors: their chips
     assert all(side.submitter is None for side in chips.spec.sides)
+
+
+def test_a_suite_word_before_a_bare_number_makes_it_a_round(catalog):
+    assert parse("who won llama 2 70b in mlperf inference 5.5", catalog).status == "no_data"
+    assert parse("best gpt-oss-120b offline in v6.1, not llama 3.1", catalog).status == "ok"  # a model version
