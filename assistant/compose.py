@@ -461,6 +461,7 @@ _NOUNS = {
     "accelerator_family": ("distinct accelerator types", "olika acceleratortyper"),
     "accelerator_vendor": ("distinct chip vendors", "olika chiptillverkare"),
     "scenario": ("distinct scenarios", "olika scenarier"),
+    "round": ("distinct rounds", "olika rundor"),
 }
 _PLURALS = {"benchmark": ("benchmarks", "benchmark"), "submitter": ("submitters", "inskickare"),
             "platform": ("systems", "system"), "system_name": ("systems", "system"), "accelerator_family": ("accelerator types", "acceleratortyper"),

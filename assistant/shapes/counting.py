@@ -154,6 +154,10 @@ def count(ctx: Context) -> Parsed:
     filters = filters_of(ctx.explicit, rounds, parsed)
     if target in {None, "round"} or (target == "platform" and r.has("measure", "results")):
         target = None if target != "round" else "round"
+    if target == "round":  # "how many rounds has crusoe been in": the rounds it appears in, counted once
+        group = [g for g in group or [] if g != "round"] or None
+        parsed.spec = QuerySpec(op="aggregate", filters=filters, aggregate="nunique", column="round", group_by=group)
+        return parsed
     if target and target != "round":
         parsed.spec = QuerySpec(op="aggregate", filters=filters, aggregate="nunique", column=target, group_by=group)
     else:

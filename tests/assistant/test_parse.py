@@ -509,6 +509,13 @@ def test_a_vendor_set_against_a_submitter_is_the_company_s_own_results(catalog):
     assert all(side.submitter is None for side in chips.spec.sides)
 
 
+@pytest.mark.parametrize("question", ["how many rounds has crusoe been in", "i hur många rundor har crusoe varit med"])
+def test_how_many_rounds_counts_the_rounds_once(catalog, question):
+    spec = parse(question, catalog).spec
+    assert spec.aggregate == "nunique" and spec.column == "round" and not spec.group_by
+    assert spec.filters.submitter == ["Crusoe"]
+
+
 def test_a_suite_word_before_a_bare_number_makes_it_a_round(catalog):
     assert parse("who won llama 2 70b in mlperf inference 5.5", catalog).status == "no_data"
     assert parse("best gpt-oss-120b offline in v6.1, not llama 3.1", catalog).status == "ok"  # a model version
