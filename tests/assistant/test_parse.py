@@ -519,3 +519,12 @@ def test_how_many_rounds_counts_the_rounds_once(catalog, question):
 def test_a_suite_word_before_a_bare_number_makes_it_a_round(catalog):
     assert parse("who won llama 2 70b in mlperf inference 5.5", catalog).status == "no_data"
     assert parse("best gpt-oss-120b offline in v6.1, not llama 3.1", catalog).status == "ok"  # a model version
+
+
+def test_everyday_words_for_a_single_node_a_company_and_running(catalog):
+    single = parse("bästa enskilda nod gpt-oss-120b offline v6.1", catalog)
+    assert single.spec.filters.number_of_nodes.max == 1
+    listed = parse("which companys submitted gpt-oss-120b in v6.1", catalog)
+    assert listed.intent == "list" and listed.spec.group_by == ["submitter"]
+    ran = parse("what benchmarks did intel run in v6.1", catalog)
+    assert ran.spec.filters.submitter == ["Intel"]
