@@ -29,7 +29,7 @@ def round_span(catalog: Catalog, rounds: list[str]) -> list[str]:
 
 
 def pick_variant(parsed: Parsed, catalog: Catalog, benchmarks: list[str], rounds: list[str],
-                 scenarios: list[str] | None = None) -> list[str]:
+                 scenarios: list[str] | None = None, together: bool = False) -> list[str]:
     """Accuracy variants (llama2-70b-99 / -99.9): keep those run in these rounds, prefer one (one
     run in the named scenario first: bert's SingleStream results are all bert-99)."""
     present = [b for b in benchmarks if catalog.rounds_with([b]) and set(catalog.rounds_with([b])) & set(rounds)]
@@ -37,11 +37,21 @@ def pick_variant(parsed: Parsed, catalog: Catalog, benchmarks: list[str], rounds
     for b in present:
         bases.setdefault(re.sub(r"-99(?:\.9)?$", "", b), []).append(b)
     out: list[str] = []
+    said = _variant_said(parsed)
     for base, variants in bases.items():
         if len(variants) == 1:
             out.extend(variants)
             continue
+        if said and f"{base}-{said}" in variants:  # "llama 2 70b offline (99.9)": the variant named apart
+            out.append(f"{base}-{said}")
+            continue
         # Prefer the variant present in the most of these rounds, then the stricter (-99.9) one.
+        if together:  # a ranking: both accuracy targets of one model, each row saying which
+            ran = [v for v in variants if not scenarios or set(scenarios) & set(catalog.scenarios_for([v], rounds))]
+            if len(ran) > 1:
+                parsed.notes.append(Note("variants_together", base=base, variants=", ".join(ran)))
+                out.extend(ran)
+                continue
         best = max(variants, key=lambda b: (not scenarios or bool(set(scenarios) & set(catalog.scenarios_for([b], rounds))),
                                             len(set(catalog.rounds_with([b])) & set(rounds)), b.endswith("99.9")))
         others = [v for v in variants if v != best]
@@ -49,10 +59,20 @@ def pick_variant(parsed: Parsed, catalog: Catalog, benchmarks: list[str], rounds
                                  others=", ".join(others)))
         out.append(best)
     # Several distinct benchmarks (e.g. RAG: e2e-rag-db + e2e-rag-qna) mix units: keep the first.
-    if len(out) > 1:
+    if len({re.sub(r"-99(?:\.9)?$", "", b) for b in out}) > 1:
         parsed.notes.append(Note("benchmarks_several", benchmarks=", ".join(out), shown=out[0]))
         out = out[:1]
     return out
+
+
+_VARIANT_SAID = re.compile(r"(?<![\w.])(99\.9|99)(?![\w.%]|\.\d|\s*(?:%|percent|th))", re.I)
+
+
+def _variant_said(parsed: Parsed) -> str | None:
+    """An accuracy target typed apart from the benchmark's name ("(99.9)", "the 99 one")."""
+    text = parsed.reading.text if parsed.reading is not None else ""
+    found = {m.group(1) for m in _VARIANT_SAID.finditer(text)}
+    return found.pop() if len(found) == 1 else None
 
 
 def default_scenario(catalog: Catalog, benchmarks: list[str], rounds: list[str], *, latency: bool) -> str | None:

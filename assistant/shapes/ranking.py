@@ -133,7 +133,8 @@ def rank(ctx: Context, intent: str, *, literal: bool = False) -> Parsed:
             parsed.spec = QuerySpec(op="compare", filters=filters_of(base, use_rounds, parsed), metric=metric,
                                     sides=[Filters(benchmark=p[:1]) for p in picked])
             return parsed
-    benchmarks = defaults.pick_variant(parsed, catalog, benchmarks, use_rounds, explicit.get("scenario"))
+    benchmarks = defaults.pick_variant(parsed, catalog, benchmarks, use_rounds, explicit.get("scenario"),
+                                       together=intent in ("best", "worst"))
     if not benchmarks:
         named = explicit["benchmark"]
         parsed.status = "no_data"

@@ -58,11 +58,21 @@ def test_the_variant_run_in_the_named_scenario_is_chosen():
         ("v4.1", 410, "bert-99", "Offline", "Samples/s", "Lenovo", "L40S", "NVIDIA"),
         ("v4.1", 410, "bert-99.9", "Offline", "Samples/s", "Dell", "H100", "NVIDIA")]))
     assert parse("lowest bert singlestream latency in v4.1", edge).spec.filters.benchmark == ["bert-99"]
-    assert parse("best bert offline in v4.1", edge).spec.filters.benchmark == ["bert-99.9"]
+
+
+def test_a_ranking_ranks_both_accuracy_variants_unless_one_is_named(catalog):
+    """"Best Llama 2 70B": the same model at two accuracy targets, each row naming its own."""
+    both = parse("best llama 2 70b offline in v6.0", catalog)
+    assert both.spec.filters.benchmark == ["llama2-70b-99", "llama2-70b-99.9"]
+    assert any(getattr(n, "code", "") == "variants_together" for n in both.notes)
+    assert parse("best llama 2 70b offline in v6.0 (99.9)", catalog).spec.filters.benchmark == ["llama2-70b-99.9"]
+    assert parse("best llama2-70b-99 offline in v6.0", catalog).spec.filters.benchmark == ["llama2-70b-99"]
+    assert parse("best llama 2 70b offline in v6.0 at the 99th percentile", catalog).spec.filters.benchmark == [
+        "llama2-70b-99", "llama2-70b-99.9"]
 
 
 def test_variant_choice_is_stated_when_both_exist(catalog):
-    p = parse("Best Llama 2 70B Offline result in v6.0", catalog)
+    p = parse("Compare the B200 and MI355X on Llama 2 70B Offline in v6.0", catalog)
     assert p.spec.filters.benchmark == ["llama2-70b-99.9"]
     assert any("llama2-70b-99" in n and "variants" in n for n in p.notes)
     p99 = parse("Best llama2-70b-99 Offline result in v6.0", catalog)
