@@ -402,6 +402,9 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
             if tag.kind == "cue":  # how a question is put ("för", "och"), not what it is about
                 continue
             keys.update(w for w in english.phrases(tag.kind, tag.value) if " " not in w and w.isalpha())
+    # "samples/s means what exactly": a unit asked about is a question about units of results
+    if parsed.reading is not None and parsed.reading.has("unit", "result") and not parsed.entities:
+        keys |= {"unit", "units"}
     # "some results have watt, what does it measure": "results" is every answer's noun, not the
     # term asked about, when the question names anything else
     generic = {w for lang in {parsed.language, lexicon.BASE_LANGUAGE}

@@ -235,6 +235,18 @@ def test_a_definition_quotes_the_section_about_the_questions_rare_words(catalog,
     assert expected in answer.answer, answer.answer
 
 
+def test_a_unit_asked_about_quotes_the_section_on_units(catalog):
+    from assistant.compose_docs import define_answer
+
+    guide = Passage(id="doc:units.md:0", doc_kind="guide", language="en", title="Units",
+                    text="## bert-99\n\nbert-99 is reported in Samples/s in Offline and Queries/s in Server.\n\n"
+                         "## Units of results\n\nThe unit tells what was counted: Samples/s are inputs processed "
+                         "per second.")
+    question = "samples/s means what exactly"
+    answer = define_answer(question, [guide], parse(question, catalog), [])
+    assert "The unit tells what was counted" in answer.answer, answer.answer
+
+
 def test_results_is_not_the_subject_when_the_question_names_something_else(catalog):
     from assistant.compose_docs import define_answer
 
