@@ -73,8 +73,9 @@ def _define_applies(ctx: Context) -> bool:
     if r.has("measure", *_NOT_DEFINING):
         return False
     # "what is X, according to Y": Y's words, not ours; but "what is MLCommons" asks what a publisher is
-    if any(t.kind == "cue" and t.value in ("source", "source_weak", "commentary") and t.phrase not in r.publishers
-           for t in r.tags):
+    # ("availability says 'available'", "both say 8": a weak "says" with no document named is no source)
+    if any(t.kind == "cue" and (t.value in ("source", "commentary") or (t.value == "source_weak" and r.publishers))
+           and t.phrase not in r.publishers for t in r.tags):
         return False
     return all(column in TERMS for column, values in ctx.explicit.items() if values)
 

@@ -538,3 +538,10 @@ def test_everyday_words_for_a_single_node_a_company_and_running(catalog):
     assert listed.intent == "list" and listed.spec.group_by == ["submitter"]
     ran = parse("what benchmarks did intel run in v6.1", catalog)
     assert ran.spec.filters.submitter == ["Intel"]
+
+
+def test_a_weak_says_is_a_source_only_when_a_document_is_named():
+    catalog = Catalog.from_table(_table())
+    catalog.add_publishers(["v6.0_storagereview_news.md"])
+    assert parse("availability says 'available' - available for what? to who", catalog).intent == "define"
+    assert parse("what does storagereview say the offline scenario is", catalog).intent != "define"
