@@ -62,6 +62,10 @@ _ROUND = re.compile(r"(?<![\w.])(?:v|version\s+|round\s+|runda\s+|omgång\s+|inf
                     r"(\d{1,2})\.(\d{1,2})(?![\w]|\.\d)", re.I)
 
 
+# Values that stand for "not stated" ("none" is the accelerator of a CPU-only system): never a name.
+_PLACEHOLDERS = frozenset({"none", "n/a", "nan", "unknown"})
+
+
 def compact(text: str) -> str:
     """The matching key of a phrase: lower case, only letters, digits and inner dots."""
     return "".join(m.group(0) for m in _TOKEN.finditer(text.lower()))
@@ -192,7 +196,7 @@ class Catalog:
     def _build_index(self, df: Any, aliases_file: Path | str | None) -> None:
         for col in _SELF_ALIASED:
             for value in self.vocab.get(col, []):
-                if value.lower() in {"none", "n/a", "nan", "unknown"}:
+                if value.lower() in _PLACEHOLDERS:
                     continue
                 self._add(value, col, [value])
                 if "_" in value:  # Dell_MangoBoost -> "dell mangoboost"
@@ -495,7 +499,7 @@ class Catalog:
         """The closest real values of `column` to `text` (for "did you mean" answers)."""
         from rapidfuzz import fuzz, process
 
-        choices = self.vocab.get(column, [])
+        choices = [v for v in self.vocab.get(column, []) if v.lower() not in _PLACEHOLDERS]  # never "did you mean none"
         if column == "round":
             choices = self.rounds
         if not choices:

@@ -204,3 +204,13 @@ def test_every_model_number_is_found_without_its_last_letter(real_catalog, resul
 def _in_order(words: list[str], names: list[str]) -> bool:
     it = iter(names)
     return len(names) > len(words) and all(w in it for w in words)
+
+
+def test_a_placeholder_value_is_never_suggested():
+    """"none" is the accelerator of a CPU-only system, not a chip to offer ("did you mean none?")."""
+    df = _table()
+    cpu = df.iloc[[0]].copy()
+    cpu["accelerator_family"] = pd.array(["none"], dtype="string")
+    catalog = Catalog.from_table(pd.concat([df, cpu], ignore_index=True))
+    assert "none" in catalog.vocab["accelerator_family"]
+    assert "none" not in catalog.suggest("accelerator_family", "nvl division", 10)
