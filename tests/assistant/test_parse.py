@@ -545,3 +545,10 @@ def test_a_weak_says_is_a_source_only_when_a_document_is_named():
     catalog.add_publishers(["v6.0_storagereview_news.md"])
     assert parse("availability says 'available' - available for what? to who", catalog).intent == "define"
     assert parse("what does storagereview say the offline scenario is", catalog).intent != "define"
+
+
+@pytest.mark.parametrize("question", ["my editor says crusoe had the top gpt-oss-120b result in 6.1, is that right?",
+                                      "crusoe hade bästa gpt-oss-120b i v6.1, stämmer detta?"])
+def test_is_that_right_checks_the_claim(catalog, question):
+    p = parse(question, catalog)
+    assert p.checked == {"submitter": ["Crusoe"]} and not p.spec.filters.submitter
