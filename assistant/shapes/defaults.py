@@ -89,6 +89,13 @@ def default_scenario(catalog: Catalog, benchmarks: list[str], rounds: list[str],
     return ordered[0]
 
 
+def has_throughput(catalog: Catalog, benchmarks: list[str], rnd: str) -> bool:
+    """Whether one of the benchmarks has a scenario in `rnd` whose unit is not a latency."""
+    from assistant.semantics import is_latency
+
+    return any(not is_latency(u) for units in catalog.scenarios_for(benchmarks, [rnd]).values() for u in units)
+
+
 def named_twice(entities: list[Match], exclude: frozenset[str] | set[str] = _NOT_SIDES) -> str | None:
     """The first column two or more named things belong to ("Dell" and "HPE": submitter), if any."""
     cols = [m.column for m in entities if m.column not in exclude]

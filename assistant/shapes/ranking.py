@@ -105,6 +105,10 @@ def rank(ctx: Context, intent: str, *, literal: bool = False) -> Parsed:
             parsed.message = ctx.say("That benchmark has no results in the data.",
                                      "Det benchmarket har inga resultat i datan.")
             return parsed
+        if r.has("measure", "throughput", "tokens", "samples", "queries"):
+            # "how many images/sec does a 4090 do on resnet": the latest round with a throughput
+            # scenario for it (v6.1 ran resnet on edge latency scenarios only)
+            having = [h for h in having if defaults.has_throughput(catalog, benchmarks, h)] or having
         use_rounds = having[-1:]
     if not rounds and intent in ("best", "worst", "top") and r.has("scope", "all_rounds") and len(having) > 1:
         # "the highest rgat throughput ever": every round with the benchmark, each row saying its round

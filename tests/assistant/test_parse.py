@@ -547,6 +547,11 @@ def test_a_weak_says_is_a_source_only_when_a_document_is_named():
     assert parse("what does storagereview say the offline scenario is", catalog).intent != "define"
 
 
+def test_a_throughput_unit_asks_for_a_throughput_scenario_and_is_no_count(catalog):
+    p = parse("how many images/sec does the b300 do on wan 2.2?", catalog)
+    assert p.intent != "count" and p.spec.filters.scenario == ["Offline"]
+
+
 @pytest.mark.parametrize("question", ["my editor says crusoe had the top gpt-oss-120b result in 6.1, is that right?",
                                       "crusoe hade bästa gpt-oss-120b i v6.1, stämmer detta?"])
 def test_is_that_right_checks_the_claim(catalog, question):
