@@ -190,6 +190,9 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
                   inherited_column=inherit.count_column if inherit else None)
     # Follow-ups: a question about the previous rows, or the previous question with a changed filter.
     if previous:
+        if r.has("measure", "per_accelerator") and r.has("cue", "pronoun", "followup") and not explicit.get("benchmark") \
+                and len(r.tokens) <= 9:  # "what's that per gpu?": the previous ranking, per accelerator
+            return _followup(ctx, dict(previous, metric="result_per_accelerator"))
         field_name = _field_question(r, explicit) or _bare_field(r, explicit)
         if field_name:
             parsed.intent, parsed.field, parsed.followup = "field", field_name, True

@@ -547,6 +547,14 @@ def test_a_weak_says_is_a_source_only_when_a_document_is_named():
     assert parse("what does storagereview say the offline scenario is", catalog).intent != "define"
 
 
+@pytest.mark.parametrize("question", ["what's that per gpu?", "och per gpu?", "and per accelerator?"])
+def test_a_follow_up_per_gpu_is_the_previous_ranking_per_accelerator(catalog, question):
+    first = parse("fastest gpt-oss-120b offline in v6.1?", catalog)
+    p = parse(question, catalog, previous=first.state())
+    assert p.followup and p.spec.metric == "result_per_accelerator" and p.spec.filters.benchmark == ["gpt-oss-120b"]
+    assert parse("how many gpus did it have?", catalog, previous=first.state()).intent == "field"
+
+
 def test_a_throughput_unit_asks_for_a_throughput_scenario_and_is_no_count(catalog):
     p = parse("how many images/sec does the b300 do on wan 2.2?", catalog)
     assert p.intent != "count" and p.spec.filters.scenario == ["Offline"]
