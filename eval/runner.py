@@ -71,7 +71,9 @@ RECALL_K = 5
 
 def retrieved_gold(answer: dict[str, Any], gold_doc: str, k: int = RECALL_K) -> bool:
     """Whether one of the answer's first k distinct retrieved documents is the gold document
-    (passage ids are `doc:<file>:<chunk>`)."""
+    (passage ids are `doc:<file>:<chunk>`). A gold document may be named as check_gold names it,
+    relative to the commentary folder ("official/v6.0_….pdf"): its file name is what a passage carries."""
+    gold_doc = gold_doc.rsplit("/", 1)[-1]
     docs: list[str] = []
     for passage in answer.get("passages") or []:
         parts = str(passage.get("id", "")).split(":")

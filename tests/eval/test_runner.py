@@ -107,3 +107,16 @@ def test_the_summary_counts_which_reading_each_model_answer_used(tmp_path):
     assert summary["readings"]["model"] == {"n": 1, "passed": int(passed[records[0]["id"]])}
     assert summary["readings"]["parser"]["n"] == 2
     assert "reading used: model's 1" in summary_table(summary)
+
+
+def test_recall_finds_a_gold_document_named_as_check_gold_names_it():
+    """Question files name a PDF relative to the commentary folder ("official/…"), as
+    eval/check_gold reads it; a passage id carries only the file name. Both are the same document."""
+    from eval.runner import retrieved_gold
+
+    answer = {"passages": [{"id": "doc:v6.0_amd_vendor-blog.md:0"},
+                           {"id": "doc:v6.0_mlcommons_supplemental-discussion.pdf:14"}]}
+    assert retrieved_gold(answer, "official/v6.0_mlcommons_supplemental-discussion.pdf")
+    assert retrieved_gold(answer, "v6.0_mlcommons_supplemental-discussion.pdf")
+    assert not retrieved_gold(answer, "official/v5.1_mlcommons_supplemental-discussion.pdf")
+    assert not retrieved_gold(answer, "official/v6.0_mlcommons_supplemental-discussion.pdf", k=1)
