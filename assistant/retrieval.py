@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from assistant.answer import Passage
+from assistant.lexicon import BASE_LANGUAGE
 
 
 _ROUND = re.compile(r"v?\d+\.\d+")
@@ -196,6 +197,9 @@ def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind
     where = {"kind": kind} if kind else None
     if where and doc_kind:  # e.g. only the guide, for a definition
         where = {"$and": [where, {"doc_kind": doc_kind}]}
+    if where and kind == "doc":  # the guide in the question's language and the original's, never a third
+        languages = sorted({want.language, BASE_LANGUAGE})
+        where = {"$and": [where, {"$or": [{"doc_kind": {"$ne": "guide"}}, {"language": {"$in": languages}}]}]}
     hits = store.search(query, max(FETCH, k * 4), where=where)
     if want.documents and where:  # a named publisher's document, even when it ranks below the cut-off
         named = {"$and": [where, {"doc_id": {"$in": list(want.documents)}}]}

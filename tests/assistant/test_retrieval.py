@@ -53,3 +53,27 @@ def test_in_a_named_document_the_section_headed_by_the_organisation_asked_comes_
                         title="Discussion")]
     ranked = rerank("how many results did dell submit", passages, Want(names=("Dell",), documents=(doc,)))
     assert ranked[0].id == f"doc:{doc}:9"
+
+
+class _Store:
+    """Records the filter a search asks for; returns nothing."""
+
+    def __init__(self):
+        self.wheres = []
+
+    def search(self, query, k, where=None):
+        self.wheres.append(where)
+        return []
+
+
+def test_a_search_asks_for_the_guide_in_the_question_language_and_the_original_only():
+    from assistant.retrieval import search
+
+    store = _Store()
+    search(store, "vad betyder Offline", 5, want=Want(language="sv"))
+    search(store, "what does Offline mean", 5, want=Want(language="en"))
+    search(store, "a solved question", 5, kind="verified")
+    guide_clause = [c for c in store.wheres[0]["$and"] if "$or" in c][0]["$or"]
+    assert {"language": {"$in": ["en", "sv"]}} in guide_clause and {"doc_kind": {"$ne": "guide"}} in guide_clause
+    assert {"language": {"$in": ["en"]}} in [c for c in store.wheres[1]["$and"] if "$or" in c][0]["$or"]
+    assert store.wheres[2] == {"kind": "verified"}  # solved questions have no language variants
