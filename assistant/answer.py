@@ -44,6 +44,7 @@ class Passage(BaseModel):
     page: int | None = None
     kind: str = "doc"  # doc (commentary and guide) | verified (a solved question)
     doc_kind: str = ""  # what the document is: guide, news, vendor-blog, supplemental-discussion, ...
+    translation_of: str | None = None  # the guide document this chunk translates (it shares its vector)
     score: float | None = None
 
 

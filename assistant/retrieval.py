@@ -61,6 +61,7 @@ def to_passage(hit: dict[str, Any]) -> Passage:
         page=_int_or_none(meta.get("page")),
         kind=str(meta.get("kind") or "doc"),
         doc_kind=str(meta.get("doc_kind") or ""),
+        translation_of=_known(meta.get("translation_of")),
         score=None if score is None else float(score),
     )
 
@@ -186,6 +187,17 @@ def dedupe(passages: Iterable[Passage]) -> list[Passage]:
     return out
 
 
+def one_language(passages: Iterable[Passage], language: str) -> list[Passage]:
+    """A guide chunk and its translation share one vector (ingest.twins), so both come back
+    together: keep the one in the question's language. Translations into other languages go,
+    and so does an original whose translation into the question's language came back too."""
+    passages = list(passages)
+    translated = {p.translation_of for p in passages if p.translation_of and p.language == language}
+    return [p for p in passages
+            if not (p.translation_of and p.language != language)
+            and not (p.doc_kind == "guide" and not p.translation_of and _doc_id(p) in translated)]
+
+
 def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind: str = "doc",
            want: Want | None = None, doc_kind: str | None = None) -> list[Passage]:
     """Top-k passages of `kind` ("doc" commentary and guide, or "verified" solved questions) for `query`:
@@ -212,5 +224,5 @@ def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind
             if h.get("id") not in seen:
                 seen.add(h.get("id"))
                 hits.append(h)
-    ranked = rerank(query, dedupe(to_passage(h) for h in hits), want)
+    ranked = rerank(query, one_language(dedupe(to_passage(h) for h in hits), want.language), want)
     return filter_rounds(ranked, rounds, k)

@@ -50,7 +50,8 @@ def _summary(report) -> str:
         lines.append(f"rows       {report.rows:,} ({per_round})")
     lines.append(f"documents  {report.documents} ({report.chunks} chunks); cards {report.cards}")
     if report.status == "built":
-        lines.append(f"embedded   {report.embedded_new} new, {report.embedded_cached} from cache ({report.embedder})")
+        lines.append(f"embedded   {report.embedded_new} new, {report.embedded_cached} from cache, "
+                     f"{report.translated} translations sharing their original's ({report.embedder})")
     lines.append(f"store      {report.store} ({report.mode}); sources from {report.source_root}")
     lines.append(f"time       {report.seconds:.2f} s")
     return "\n".join(lines)

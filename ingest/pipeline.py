@@ -28,7 +28,7 @@ from ingest.errors import SourceError
 
 # Code whose change alters what an ingest writes; a change forces a rebuild.
 _CODE = ("tables.py", "normalize.py", "cards.py", "documents.py", "boilerplate.py", "boilerplate.toml", "embed.py",
-         "pipeline.py", "store.py", "schema.py", "records.py")
+         "pipeline.py", "store.py", "schema.py", "records.py", "twins.py")
 MANIFEST_VERSION = 1
 
 
@@ -46,6 +46,7 @@ class IngestReport:
     cards: int = 0
     embedded_new: int = 0
     embedded_cached: int = 0
+    translated: int = 0  # translated guide chunks that borrow their original's vectors (ingest.twins)
     changed: list[str] = field(default_factory=list)  # source files new or changed vs the current manifest
     removed: list[str] = field(default_factory=list)  # source files gone since the current manifest
     embedder: str = ""
@@ -230,6 +231,21 @@ def embedding_text(chunk) -> str:
     return f"{title}\n\n{text}" if title else text
 
 
+def _embed(embedder, chunks: list, cache, progress: bool, after_batch=None) -> tuple[list[list[float]], int, int]:
+    """Vectors of every chunk, embedding only those that are not a translation of another
+    (ingest.twins: a translated guide chunk borrows its original's vectors).
+    Returns (vectors, newly embedded, borrowed)."""
+    from ingest import twins
+    from ingest.embed import embed_passages
+
+    plan = twins.borrowed(chunks)
+    twins.mark(chunks, plan)
+    own = [i for i in range(len(chunks)) if i not in plan]
+    vectors, new = embed_passages(embedder, [embedding_text(chunks[i]) for i in own], cache, progress=progress,
+                                  after_batch=after_batch)
+    return twins.fill(len(chunks), own, vectors, plan), new, len(plan)
+
+
 def run_ingest(settings, source: str | None = None, progress: bool = True, fresh: bool = False,
                dry_run: bool = False) -> IngestReport:
     """Ingest the sources into a new store generation, or report "unchanged" if nothing changed."""
@@ -286,7 +302,7 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
     documents = [f for f in files if f.source.kind in sources_mod.DOCUMENT_KINDS]
     with _PdfWorker(documents, doc_cache) as pdfs:  # first: it runs while everything else below does
         from ingest.cards import build_cards
-        from ingest.embed import EmbeddingCache, embed_passages, get_embedder
+        from ingest.embed import EmbeddingCache, get_embedder
 
         if settings.chroma_url:
             store_mod.http_client(settings.chroma_url).heartbeat()  # fail now, not after the slow part
@@ -303,15 +319,14 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
         embedder = get_embedder(settings.embedder)
         cache = EmbeddingCache(work / store_mod.EMBED_CACHE)
         try:
-            _, new = embed_passages(embedder, [embedding_text(c) for c in early], cache, progress=progress,
-                                    after_batch=pdfs.check)
+            _, new, _ = _embed(embedder, early, cache, progress, after_batch=pdfs.check)
             for f in documents:
                 if pdfs.pending(f):
                     read[f.rel] = _document_chunks(f, settings, doc_cache, pdfs.document(f))
             doc_chunks = [c for f in documents for c in read[f.rel]]
             chunks = doc_chunks + verified
             _check_ids(chunks + cards)
-            vectors, late = embed_passages(embedder, [embedding_text(c) for c in chunks], cache, progress=progress)
+            vectors, late, borrowed = _embed(embedder, chunks, cache, progress)
             new += late
         finally:
             cache.close()
@@ -354,6 +369,7 @@ def _build(settings, root: Path, files: list[sources_mod.LocalFile], fp: str, so
     report.chunks = len(doc_chunks)
     report.cards = len(cards)
     report.embedded_new = new
-    report.embedded_cached = len(chunks) - new
+    report.embedded_cached = len(chunks) - new - borrowed
+    report.translated = borrowed
     report.embedder = embedder.name
     return manifest

@@ -55,6 +55,19 @@ def test_in_a_named_document_the_section_headed_by_the_organisation_asked_comes_
     assert ranked[0].id == f"doc:{doc}:9"
 
 
+def test_a_guide_chunk_and_its_translation_come_back_once_in_the_question_language():
+    from assistant.retrieval import one_language
+
+    en = Passage(id="doc:scenarios.md:0", text="Offline is ...", doc_kind="guide", language="en")
+    sv = Passage(id="doc:scenarios.sv.md:0", text="Offline är ...", doc_kind="guide", language="sv",
+                 translation_of="scenarios.md")
+    other = Passage(id="doc:divisions.md:0", text="Closed ...", doc_kind="guide", language="en")
+    news = Passage(id="doc:v6.0_news.md:0", text="News", doc_kind="news", language="en")
+    assert [p.id for p in one_language([en, sv, other, news], "sv")] == [sv.id, other.id, news.id]
+    assert [p.id for p in one_language([en, sv, other, news], "en")] == [en.id, other.id, news.id]
+    assert [p.id for p in one_language([en, other], "sv")] == [en.id, other.id]  # no translation came back
+
+
 class _Store:
     """Records the filter a search asks for; returns nothing."""
 
