@@ -335,7 +335,10 @@ def _passages(question: str, engine: Any, rounds: list[str] | None, parsed: Pars
         return []
 
 
-GUIDE_K = 16  # guide sections a definition chooses from (the guide is small; the choice is define_answer's)
+# Guide chunks a definition chooses from: more than the guide holds, so define_answer chooses among
+# every section by its words, and the vectors only order them. A translated chunk shares its
+# original's vector (ingest.twins), so a Swedish question's nearest chunks are not always its best.
+GUIDE_K = 200
 
 
 def _guide(question: str, parsed: Parsed, engine: Any) -> list:
