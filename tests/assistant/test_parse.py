@@ -40,6 +40,14 @@ def test_language():
     assert detect_language("How many results are in the latest round?") == "en"
 
 
+def test_words_only_the_swedish_lexicon_has_read_as_swedish():
+    """No å/ä/ö and no marker word, but two words of the Swedish lexicon that English's lacks."""
+    assert detect_language("skickade dell eller hpe in fler resultat i 6.0?") == "sv"
+    assert detect_language("har AWS trainium eller inferentia nagot resultat i mlperf?") == "sv"
+    assert detect_language("did dell or hpe submit more results in 6.0?") == "en"
+    assert detect_language("nvidia b200 offline llama2 server results in v6.1") == "en"
+
+
 @pytest.mark.parametrize("question", [
     "Which system had the best Llama 2 70B Offline result in v6.1?",
     "Vilket system hade bäst Llama 2 70B Offline-resultat i v6.1?",
