@@ -56,6 +56,9 @@ def is_count(r: Reading, explicit: dict[str, list[str]]) -> bool:
     words = counted_words(r)
     if words and _tagged_at(r, words[0], "cue", "value_word"):
         return False
+    asked = next(iter(r.tagged("operation", "count")))
+    if words and any(asked.first <= t.first <= words[0] for t in r.tagged("measure", "ratio")):
+        return False  # "how many times faster", "how many x faster": a ratio of two values
     if words and _tagged_at(r, words[0], "attribute", "number_of_nodes", "total_accelerators", "host_processor") \
             and (explicit.get("benchmark") or best(r)):
         return False

@@ -286,3 +286,16 @@ def test_a_field_no_row_states_is_said_in_the_question_language(engine, results_
     who = sorted(set(rows["submitter"]) - powered, key=lambda s: (-int((rows["submitter"] == s).sum()), s))[0]
     answer = ask(engine, question.format(who=who))
     assert answer.status == "no_data" and said.format(who=who) in answer.answer
+
+
+@pytest.mark.parametrize("question", ["{a} vs {b} on {bench}, how many x faster?",
+                                      "how many times faster is {a} than {b} on {bench}?",
+                                      "hur många gånger snabbare är {a} än {b} på {bench}?"])
+def test_how_many_times_faster_is_a_ratio_not_a_count(engine, results_table, question):
+    rows = results_table[(results_table["round"] == "v6.1") & (results_table["division"] == "closed")
+                         & (results_table["benchmark"] == "llama3.1-8b") & (results_table["scenario"] == "Offline")]
+    best = rows.groupby("accelerator_family")["result"].max().sort_values(ascending=False)
+    a, b = best.index[0], best.index[1]
+    answer = ask(engine, question.format(a=a, b=b, bench="llama3.1-8b"))
+    assert answer.query["op"] != "aggregate", answer.query
+    assert best[a] in numbers(answer.answer) and best[b] in numbers(answer.answer)
