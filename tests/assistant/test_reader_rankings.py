@@ -299,3 +299,15 @@ def test_how_many_times_faster_is_a_ratio_not_a_count(engine, results_table, que
     answer = ask(engine, question.format(a=a, b=b, bench="llama3.1-8b"))
     assert answer.query["op"] != "aggregate", answer.query
     assert best[a] in numbers(answer.answer) and best[b] in numbers(answer.answer)
+
+
+
+@pytest.mark.parametrize("question", ["which submitters were in v6.0 but not v6.1?",
+                                      "vilka inskickare var med i v6.0 men inte i v6.1?"])
+def test_in_one_round_but_not_another(engine, results_table, question):
+    by_round = results_table.groupby("round")["submitter"].apply(set)
+    expected = by_round["v6.0"] - by_round["v6.1"]
+    answer = ask(engine, question)
+    assert expected and all(name in answer.answer for name in expected)
+    assert not any(name in answer.answer for name in by_round["v6.0"] & by_round["v6.1"] if len(name) > 4
+                   and not any(name in e for e in expected))
