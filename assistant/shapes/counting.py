@@ -3,6 +3,8 @@ most results, and which systems meet a numeric condition."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from assistant.notes import Note
 from assistant.parsed import Parsed, filters_of
 from assistant.reader import Reading
@@ -95,27 +97,67 @@ def _count_rank_applies(ctx: Context) -> bool:
     # "second fastest", "third best": a place in a ranking of results, not of counts
     placed = any(d.first == o.last for o in r.tagged("direction", "ordinal") for d in r.tagged("direction", "best",
                                                                                                "worst"))
-    return (r.has("direction", "most", "least", "ordinal") and counted and grouped and not placed
-            and not r.has("measure", *_ROW_MEASURES))
+    return (((r.has("direction", "most", "least", "ordinal") and grouped) or _sides_counted(ctx) is not None)
+            and counted
+            and not placed and not r.has("measure", *_ROW_MEASURES))
+
+
+@dataclass(frozen=True)
+class _Sides:
+    column: str
+    values: list[str]
+    spans: frozenset[tuple[int, int]]
+
+
+def _sides_counted(ctx: Context) -> _Sides | None:
+    """"Did Dell or HPE submit more results?": two or more named sides of one column, ranked by a
+    count ("more results than 64" is a condition, not this). A name two columns know ("Intel":
+    submitter and chip vendor) is read in the column the other side has too."""
+    r = ctx.reading
+    if not r.has("direction", "more", "fewer") or r.has("comparator"):
+        return None
+    by_column: dict[str, dict[tuple[int, int], str]] = {}
+    for m in r.matches:
+        if m.column != "round" and m.values:
+            by_column.setdefault(m.column, {}).setdefault(m.span, m.values[0])
+    both = [c for c, spans in by_column.items() if len(spans) >= 2]
+    asked = words.grouping(r, exclude=("round",)) or (
+        "submitter" if r.has("operation", "who", "submit") else None)  # "who …", "did A or B submit …"
+    column = asked if asked in both else next(iter(both), None)
+    if column is None:
+        return None
+    return _Sides(column, list(dict.fromkeys(by_column[column].values())), frozenset(by_column[column]))
+
+
+def _other_filters(ctx: Context, sides: _Sides | None, column: str) -> dict[str, list[str]]:
+    """The question's filters but the ranked column's, or, for named sides, with the sides as the
+    ranked column's filter and without another column's reading of the same words."""
+    if sides is None:
+        return {k: v for k, v in ctx.explicit.items() if k != column}
+    same_words = {m.column for m in ctx.reading.matches if m.span in sides.spans and m.column != column}
+    return {k: v for k, v in ctx.explicit.items() if k not in same_words and k != column} | {column: sides.values}
 
 
 @shape("count_rank", priority=35, applies=_count_rank_applies)
 def count_rank(ctx: Context) -> Parsed:
     """Groups ranked by how many results they have ("who submitted the most results")."""
     r, parsed = ctx.reading, ctx.parsed
-    column = words.grouping(r, exclude=("round",)) or ctx.inherited_column or "submitter"
-    column = _READABLE.get(column, column)
+    sides = _sides_counted(ctx)
+    if sides is not None:
+        column = sides.column  # only the sides asked about
+    else:
+        column = words.grouping(r, exclude=("round",)) or ctx.inherited_column or "submitter"
+        column = _READABLE.get(column, column)
     use_rounds = [] if r.has("scope", "all_rounds") and not ctx.rounds else defaults.latest(ctx.catalog, ctx.rounds)
     if not ctx.rounds and use_rounds:
         parsed.defaults.append(ctx.say(f"round {use_rounds[0]} (latest)", f"runda {use_rounds[0]} (senaste)"))
-    fewest = r.has("direction", "least")
+    fewest = r.has("direction", "least", "fewer")
     parsed.intent = "count_rank"
     parsed.count_column = column
     distinct = _counted_after_most(r, column)  # "the most different systems": distinct systems, not results
     parsed.spec = QuerySpec(op="aggregate", aggregate="nunique" if distinct else "count", column=distinct,
                             group_by=[column],
-                            filters=filters_of({k: v for k, v in ctx.explicit.items() if k != column}, use_rounds,
-                                               parsed),
+                            filters=filters_of(_other_filters(ctx, sides, column), use_rounds, parsed),
                             order="asc" if fewest else "desc", limit=max(words.top_n(r), 5) if r.top_n else 10)
     return parsed
 

@@ -288,18 +288,28 @@ def test_a_field_no_row_states_is_said_in_the_question_language(engine, results_
     assert answer.status == "no_data" and said.format(who=who) in answer.answer
 
 
-@pytest.mark.parametrize("question", ["{a} vs {b} on {bench}, how many x faster?",
-                                      "how many times faster is {a} than {b} on {bench}?",
-                                      "hur många gånger snabbare är {a} än {b} på {bench}?"])
-def test_how_many_times_faster_is_a_ratio_not_a_count(engine, results_table, question):
-    rows = results_table[(results_table["round"] == "v6.1") & (results_table["division"] == "closed")
-                         & (results_table["benchmark"] == "llama3.1-8b") & (results_table["scenario"] == "Offline")]
-    best = rows.groupby("accelerator_family")["result"].max().sort_values(ascending=False)
-    a, b = best.index[0], best.index[1]
-    answer = ask(engine, question.format(a=a, b=b, bench="llama3.1-8b"))
-    assert answer.query["op"] != "aggregate", answer.query
-    assert best[a] in numbers(answer.answer) and best[b] in numbers(answer.answer)
+@pytest.mark.parametrize("question", ["did {a} or {b} submit more results in v6.0?",
+                                      "skickade {a} eller {b} in fler resultat i v6.0?"])
+def test_which_of_two_named_sides_has_more_results(engine, results_table, question):
+    counts = results_table[results_table["round"] == "v6.0"]["submitter"].value_counts()
+    a, b = counts.index[1], counts.index[3]  # two submitters with different counts
+    answer = ask(engine, question.format(a=a, b=b))
+    assert answer.answer.startswith(a) and counts[a] in numbers(answer.answer) and counts[b] in numbers(answer.answer)
+    assert counts.index[0] not in answer.answer  # only the two named are ranked
 
+
+@pytest.mark.parametrize("question", ["who had fewer results in v6.0, {a} or {b}?",
+                                      "vem hade färre resultat i v6.0, {a} eller {b}?"])
+def test_fewer_ranks_the_named_sides_from_the_bottom(engine, results_table, question):
+    counts = results_table[results_table["round"] == "v6.0"]["submitter"].value_counts()
+    a, b = counts.index[1], counts.index[3]
+    answer = ask(engine, question.format(a=a, b=b))
+    assert answer.answer.startswith(b), answer.answer
+
+
+def test_more_than_a_number_stays_a_condition(engine, results_table):
+    answer = ask(engine, "which systems had more than 64 accelerators in v6.1?")
+    assert answer.query["op"] != "aggregate" or answer.query.get("group_by") != ["submitter"]
 
 
 @pytest.mark.parametrize("question", ["which submitters were in v6.0 but not v6.1?",
@@ -311,3 +321,16 @@ def test_in_one_round_but_not_another(engine, results_table, question):
     assert expected and all(name in answer.answer for name in expected)
     assert not any(name in answer.answer for name in by_round["v6.0"] & by_round["v6.1"] if len(name) > 4
                    and not any(name in e for e in expected))
+
+
+@pytest.mark.parametrize("question", ["{a} vs {b} on {bench}, how many x faster?",
+                                      "how many times faster is {a} than {b} on {bench}?",
+                                      "hur många gånger snabbare är {a} än {b} på {bench}?"])
+def test_how_many_times_faster_is_a_ratio_not_a_count(engine, results_table, question):
+    rows = results_table[(results_table["round"] == "v6.1") & (results_table["division"] == "closed")
+                         & (results_table["benchmark"] == "llama3.1-8b") & (results_table["scenario"] == "Offline")]
+    best = rows.groupby("accelerator_family")["result"].max().sort_values(ascending=False)
+    a, b = best.index[0], best.index[1]
+    answer = ask(engine, question.format(a=a, b=b, bench="llama3.1-8b"))
+    assert answer.query["op"] != "aggregate", answer.query
+    assert best[a] in numbers(answer.answer) and best[b] in numbers(answer.answer)
