@@ -246,6 +246,17 @@ class Catalog:
         keys = sorted({compact(p) for p in prefixes} - {""}, key=len, reverse=True)
         self._chip_shaped = re.compile(rf"^(?:{'|'.join(map(re.escape, keys))})\d{{1,4}}[a-z]{{0,2}}$") \
             if keys else None
+        self._add_model_numbers()
+
+    def _add_model_numbers(self) -> None:
+        """A chip family named in several words is also found by its model number alone ("b60" for
+        "Arc Pro B60", "a5000" for "RTX A5000"), when that word is chip-shaped and ends no other family."""
+        families = self.vocab.get("accelerator_family", [])
+        last = [compact(f.split()[-1]) for f in families]
+        for family, word in zip(families, last):
+            if " " in family and self.chip_shaped(word) and last.count(word) == 1 and word not in self._index:
+                self._add(word, "accelerator_family", [family])
+        self._fuzzy_keys = [k for k in self._index if len(k) >= FUZZY_MIN_LEN]
 
     def chip_shaped(self, key: str) -> bool:
         """Whether a compact word looks like a chip's model number ("mi355", "h300"): a letter

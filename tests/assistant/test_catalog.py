@@ -214,3 +214,18 @@ def test_a_placeholder_value_is_never_suggested():
     catalog = Catalog.from_table(pd.concat([df, cpu], ignore_index=True))
     assert "none" in catalog.vocab["accelerator_family"]
     assert "none" not in catalog.suggest("accelerator_family", "nvl division", 10)
+
+
+def test_a_family_named_in_words_is_found_by_its_model_number_alone():
+    """"b60" names "Arc Pro B60" once chip names start with "b"; a word two families end in, or one
+    that is not chip-shaped ("Orin"), does not."""
+    df = pd.DataFrame({"round": ["v6.0"] * 4, "accelerator_family": ["Arc Pro B60", "Arc Pro B70", "Jetson AGX Orin",
+                                                                     "Other Pro B70"],
+                       "benchmark": ["whisper"] * 4})
+    cat = Catalog.from_table(df, aliases_file=None)
+    assert cat.resolve("b60 vs the other one") == []
+    cat.use_chip_prefixes(["b"])
+    assert [(m.column, m.values) for m in cat.resolve("b60 on whisper") if m.column != "benchmark"] == [
+        ("accelerator_family", ("Arc Pro B60",))]
+    assert all(m.values != ("Arc Pro B70",) for m in cat.resolve("how fast is the b70"))  # two families end in it
+    assert all("Jetson AGX Orin" not in m.values for m in cat.resolve("orin results"))
