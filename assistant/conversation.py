@@ -47,6 +47,14 @@ def count_tokens(text: str) -> int:
     return int(len(text.split()) * 4 / 3) + 1
 
 
+def _ran(query: dict[str, Any] | None) -> bool:
+    """Whether an answer's query ran on a table: one spec, or one per part (a question answered
+    from two tables, or in two parts)."""
+    if not query:
+        return False
+    return "op" in query or any(isinstance(p, dict) and "op" in p for p in query.get("parts") or [])
+
+
 @dataclass
 class Conversation:
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
@@ -60,7 +68,7 @@ class Conversation:
     def last(self) -> Turn | None:
         """The last turn that ran a query (a failed or commentary turn does not reset the context)."""
         for turn in reversed(self.turns):
-            if turn.answer.query and "op" in turn.answer.query and turn.answer.status == "answered":
+            if _ran(turn.answer.query) and turn.answer.status == "answered":
                 return turn
         return None
 
@@ -72,7 +80,10 @@ class Conversation:
         turn = self.last
         if turn is None or not turn.answer.query:
             return None
-        data = {k: v for k, v in turn.answer.query.items() if k in QuerySpec.model_fields}
+        query = turn.answer.query
+        if "op" not in query and query.get("parts"):  # answered from two tables: the first one's query
+            query = query["parts"][0]
+        data = {k: v for k, v in query.items() if k in QuerySpec.model_fields}
         try:
             return QuerySpec(**data)
         except Exception:
