@@ -252,6 +252,9 @@ def _inherit(r: Reading, explicit: dict[str, list[str]], ranges: dict[str, dict[
     r.inherited = True
 
 
+ORDINAL_LIMIT = 5  # places a ranking shows for "and which came second?" (the lexicon's ordinals go to fifth)
+
+
 def _followup(ctx: Context, previous: dict[str, Any]) -> Parsed:
     """The previous question with this turn's filters changed ("and for AMD?", "in v5.1?")."""
     parsed, r = ctx.parsed, ctx.reading
@@ -275,15 +278,16 @@ def _followup(ctx: Context, previous: dict[str, Any]) -> Parsed:
     ctx.side_column = previous.get("side_column")
     ctx.count_column = previous.get("count_column")
     name = _INTENT_SHAPES.get(previous.get("shape") or previous.get("intent") or "best", "best")
-    if r.top_n and name in ("best", "worst", "top", "lookup", "benchmark", "best_latency"):
-        name, ctx.limit = "top", r.top_n  # "show the top 3"
+    if (r.top_n or r.has("direction", "ordinal")) and name in ("best", "worst", "top", "lookup", "benchmark",
+                                                                "best_latency"):
+        name, ctx.limit = "top", r.top_n or ORDINAL_LIMIT  # "show the top 3", "and the second?"
     return run(name, ctx)
 
 
 def _bare_field(r: Reading, explicit: dict[str, list[str]]) -> str | None:
     """"How many nodes?" right after an answer, naming nothing: a field of its rows."""
-    if explicit or r.known_rounds or len(r.tokens) > 5 or not r.has("attribute"):
-        return None
+    if explicit or r.known_rounds or len(r.tokens) > 5 or not r.has("attribute") or r.has("direction", "ordinal"):
+        return None  # "and who came second?" asks a place in the ranking, not a field of its rows
     return _field_question(r, explicit, pronoun=False)
 
 

@@ -134,6 +134,8 @@ def is_followup(r: Reading, explicit: dict[str, list[str]], rounds: list[str]) -
     prep = r.has("cue", "followup_prep") and r.text.rstrip().endswith("?") and len(r.text) <= 48
     if r.top_n and len(r.tokens) <= 5 and not explicit:  # "show the top 3"
         return True
+    if r.has("direction", "ordinal") and len(r.tokens) <= 6 and not explicit and not rounds:
+        return True  # "and which one came second?": a place in the previous ranking
     # "what's their deepseek server number": "their" is the previous turn's party when none is named
     theirs = r.has("cue", "their") and not any(explicit.get(c) for c in PARTIES)
     return (r.has("cue", "followup") or prep or theirs) and short and not has_shape and bool(explicit or rounds)

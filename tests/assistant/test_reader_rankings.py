@@ -334,3 +334,26 @@ def test_how_many_times_faster_is_a_ratio_not_a_count(engine, results_table, que
     answer = ask(engine, question.format(a=a, b=b, bench="llama3.1-8b"))
     assert answer.query["op"] != "aggregate", answer.query
     assert best[a] in numbers(answer.answer) and best[b] in numbers(answer.answer)
+
+
+@pytest.mark.parametrize("first, then", [("which submitter had the most results in v6.1?", "and which one came second?"),
+                                         ("vem hade flest resultat i v6.1?", "och vem kom tvåa?")])
+def test_a_place_asked_after_a_ranking_reads_the_same_ranking(engine, results_table, first, then):
+    counts = results_table[results_table["round"] == "v6.1"]["submitter"].value_counts()
+    conversation = Conversation()
+    conversation.add(first, answer_question(first, engine=engine, conversation=conversation,
+                                            settings=engine.settings))
+    answer = answer_question(then, engine=engine, conversation=conversation, settings=engine.settings)
+    assert counts.index[1] in answer.answer and counts.iloc[1] in numbers(answer.answer)
+
+
+@pytest.mark.parametrize("first, then", [("who had the fastest llama3.1-8b offline result in v6.1?",
+                                          "and who came second?"),
+                                         ("vem var snabbast på llama3.1-8b offline i v6.1?", "och vem kom tvåa?")])
+def test_the_second_place_after_a_best_result(engine, results_table, first, then):
+    rows = closed(results_table, "v6.1", "llama3.1-8b", "Offline")
+    conversation = Conversation()
+    conversation.add(first, answer_question(first, engine=engine, conversation=conversation,
+                                            settings=engine.settings))
+    answer = answer_question(then, engine=engine, conversation=conversation, settings=engine.settings)
+    assert rows.iloc[1]["result"] in numbers(answer.answer), answer.answer
