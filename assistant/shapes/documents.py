@@ -57,9 +57,10 @@ def _define_applies(ctx: Context) -> bool:
     r = ctx.reading
     if _units_compared(ctx) or _asked_last(ctx):
         return True
-    # "which one should I look at": "which one" is "which of them", no ranking
-    ranked = any(t.kind == "direction" and not (t.value == "top_n" and r.text[t.start:t.end].lower() == "which one")
-                 for t in r.tags)
+    # "which one should I look at": "which one" is "which of them", no ranking; "more streams" is no
+    # ranking either ("more"/"fewer" rank only named sides, shapes/counting.py)
+    ranked = any(t.kind == "direction" and t.value not in ("more", "fewer")
+                 and not (t.value == "top_n" and r.text[t.start:t.end].lower() == "which one") for t in r.tags)
     if not (r.has("cue", "define") or _bare_term(ctx)) or ranked or r.has("comparator"):
         return False
     # "yolo-95 showed up in 6.0, what's that": a round beside a term dates it; a round beside a

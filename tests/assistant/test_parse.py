@@ -380,6 +380,8 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "can i compare offline numbers with server numbers?",
     "wan-2.2-t2v-a14b showed up in 6.1, whats that",  # the last clause asks; the first says why
     "gpt-oss-120b is the biggest one right? what does it do in the test",
+    "what is multistream? is it just singlestream but more streams",  # "more" ranks no sides here
+    "vad är multistream? är det bara singlestream med fler strömmar",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
