@@ -201,7 +201,11 @@ def test_vendor_versus_submitter(catalog):
 
 
 @pytest.mark.parametrize("question", ["Why did NVIDIA win the latest round?", "Varför vann NVIDIA?",
-                                      "What did analysts say about AMD in v6.0?"])
+                                      "What did analysts say about AMD in v6.0?",
+                                      "nvidia supplemental text for v6.1: how much did software raise throughput?",
+                                      "how many partners does their own text list?",
+                                      "hur många resultat säger AMD att de har lämnat in? (deras text)",
+                                      "vilken poäng fick AMD enligt deras egen text?"])
 def test_commentary(catalog, question):
     p = parse(question, catalog)
     assert p.needs_commentary and p.intent == "commentary" and p.spec is None
