@@ -485,6 +485,16 @@ class Catalog:
                 if len(key) >= 4 and key not in self._index:
                     self.publishers[key] = " ".join(words)
                     self.publisher_docs.setdefault(" ".join(words), []).append(str(doc))
+        # A publisher of two or more words is also named by its first word when no other one starts
+        # with it ("the supplemental statement": the "supplemental discussion"; "ieee": "ieee spectrum").
+        firsts: dict[str, set[str]] = {}
+        for name in self.publisher_docs:
+            head = name.split()[0]
+            if " " in name and len(head) >= 4:
+                firsts.setdefault(compact(head), set()).add(name)
+        for key, names in firsts.items():
+            if len(names) == 1 and key not in self.publishers and key not in self._index:
+                self.publishers[key] = next(iter(names))
 
     def publisher_mentions(self, text: str) -> list[tuple[str, tuple[int, int]]]:
         """Publishers named in `text`, with their character spans (a possessive 's is allowed)."""

@@ -579,3 +579,17 @@ def test_a_throughput_unit_asks_for_a_throughput_scenario_and_is_no_count(catalo
 def test_is_that_right_checks_the_claim(catalog, question):
     p = parse(question, catalog)
     assert p.checked == {"submitter": ["Crusoe"]} and not p.spec.filters.submitter
+
+
+def test_a_publisher_of_several_words_is_named_by_its_first_word():
+    """"AMD's own supplemental statement" names the Supplemental Discussion; a first word two
+    publishers share, or a short one, names neither."""
+    catalog = Catalog.from_table(_table())
+    catalog.add_publishers(["v6.0_mlcommons_supplemental-discussion.pdf", "v5.0_ieee-spectrum_news.md",
+                            "v6.0_gmi-cloud_analysis.md", "v6.0_nand-research_analysis.md",
+                            "v6.0_nand-flash_news.md"])
+    named = [name for name, _ in catalog.publisher_mentions("in AMD's own v6.0 supplemental statement, how much")]
+    assert named == ["supplemental discussion"]
+    assert [n for n, _ in catalog.publisher_mentions("what did ieee say")] == ["ieee spectrum"]
+    assert catalog.publisher_mentions("gmi results") == []  # three letters
+    assert catalog.publisher_mentions("what did nand say") == []  # two publishers start with it
