@@ -593,3 +593,13 @@ def test_a_publisher_of_several_words_is_named_by_its_first_word():
     assert [n for n, _ in catalog.publisher_mentions("what did ieee say")] == ["ieee spectrum"]
     assert catalog.publisher_mentions("gmi results") == []  # three letters
     assert catalog.publisher_mentions("what did nand say") == []  # two publishers start with it
+
+
+@pytest.mark.parametrize("question, figure", [
+    ("how much did software alone raise blackwell ultra token throughput, according to nvidia?", "ratio"),
+    ("hur mycket ökade genomströmningen enligt AMD?", "ratio"),
+    ("how many tokens per second did nvidia say it reached?", "tokens")])
+def test_how_much_did_it_raise_asks_for_a_ratio(catalog, question, figure):
+    from assistant.compose_docs import asked_figure
+
+    assert asked_figure(parse(question, catalog)) == figure
