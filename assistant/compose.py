@@ -547,7 +547,11 @@ def _compose_compare(question: str, result: Any, parsed: Parsed | None) -> Answe
         return _no_rows(question, result, parsed)
     head = ("Best result per side" if lang != "sv" else "Bästa resultat per sida")
     text = f"{head}{_latency_suffix(result, lang)}: " + "; ".join(parts) + "."
-    if len(values) >= 2:
+    divisions = list(dict.fromkeys(str(r.get("division")) for r in all_rows if r.get("division")))
+    sizes = list(dict.fromkeys(int(r["total_accelerators"]) for r in all_rows if r.get("total_accelerators")))
+    if len(divisions) >= 2:  # open and closed: never ranked against each other
+        text += templates.text(lang, "answer", "compare_divisions", divisions=", ".join(divisions))
+    elif len(values) >= 2:
         ranked = sorted(values, key=lambda v: v.value, reverse=not result.lower_is_better)
         ahead, behind = ranked[0], ranked[1]
         factor = ""
@@ -556,6 +560,9 @@ def _compose_compare(question: str, result: Any, parsed: Parsed | None) -> Answe
             factor = semantics.localise(f"{ratio:.2f}", lang)
             factor = f" (×{factor}; derived)" if lang != "sv" else f" (×{factor}; härlett)"
         text += (f" {ahead.label} is ahead{factor}." if lang != "sv" else f" {ahead.label} ligger före{factor}.")
+        if len(sizes) >= 2 and not result.derived:
+            text += templates.text(lang, "answer", "compare_sizes", sizes=" vs ".join(map(str, sizes))
+                                   if lang != "sv" else " mot ".join(map(str, sizes)))
     if result.derived:
         text += f" ({DERIVED_LABEL})" if lang != "sv" else " (härlett, inte ett officiellt MLPerf-mått)"
     chart = {"type": "grouped_bar", "x": labels, "y": ys, "series": [side_col or "side"],

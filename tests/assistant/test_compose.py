@@ -66,7 +66,18 @@ def test_compare_is_a_grouped_bar_with_both_sides():
     a = compose("q", QueryResult(spec=spec, rows=r, unit="Tokens/s", sides=sides))
     assert a.chart["type"] == "grouped_bar" and a.chart["x"] == ["B200", "GB300"]
     assert "B200 is ahead" in a.answer and "preview" in a.answer
+    assert "differ in size (8 vs 72 accelerators)" in a.answer  # whole systems, not chips
     assert [v.result_ids for v in a.values] == [["r-1"], ["r-2"]]
+
+
+def test_a_compare_across_divisions_ranks_neither():
+    r = _rows(division=["open", "closed"])
+    sides = [QueryResult(spec=QuerySpec(), rows=r.head(1), unit="Tokens/s"),
+             QueryResult(spec=QuerySpec(), rows=r.tail(1), unit="Tokens/s")]
+    spec = QuerySpec(op="compare", sides=[Filters(accelerator_family=["B200"]), Filters(accelerator_family=["GB300"])])
+    a = compose("q", QueryResult(spec=spec, rows=r, unit="Tokens/s", sides=sides))
+    assert "B200 is ahead" not in a.answer and "GB300 is ahead" not in a.answer and "(×" not in a.answer
+    assert "different divisions (open, closed)" in a.answer and "123,456.5" in a.answer and "100,000" in a.answer
 
 
 def test_trend_is_a_line_with_derived_change():
