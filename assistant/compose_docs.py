@@ -385,6 +385,8 @@ def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure
 
 # Cues whose words frame a question, never its subject ("ok so what actually is …", "what does … mean").
 _FRAMING_CUES = ("define", "clause", "wh", "yes_no", "pronoun", "refers", "determiner", "one", "lead")
+# Cues that name what a definition is about ("how often": the round cadence), unlike framing cues.
+_TOPIC_CUES = ("frequency",)
 
 
 def _define_keys(question: str, parsed: Parsed) -> set[str]:
@@ -396,10 +398,16 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
         framing = {w for t in parsed.reading.tags if t.kind == "cue" and t.value in _FRAMING_CUES
                    for w in _keywords(parsed.reading.text[t.start:t.end]) & _keywords(t.phrase)}
         keys -= framing - {w for m in parsed.reading.matches for w in _keywords(m.text)}
-    if parsed.reading is not None and parsed.language != lexicon.BASE_LANGUAGE:
+    if parsed.reading is not None:
         english = lexicon.load(lexicon.BASE_LANGUAGE)
         for tag in parsed.reading.tags:
-            if tag.kind == "cue":  # how a question is put ("för", "och"), not what it is about
+            # a cue says how a question is put ("för", "och"), not what it is about, but for a topic
+            # cue ("how often": the round cadence); and an English word is its own key already
+            # ("tpot" is one phrase of latency; "latency" would outweigh it)
+            if tag.kind == "cue":
+                if tag.value not in _TOPIC_CUES:
+                    continue
+            elif parsed.language == lexicon.BASE_LANGUAGE or tag.phrase in english.phrases(tag.kind, tag.value):
                 continue
             keys.update(w for w in english.phrases(tag.kind, tag.value) if " " not in w and w.isalpha())
     # "samples/s means what exactly": a unit asked about is a question about units of results
