@@ -53,9 +53,35 @@ def _asked_last(ctx: Context) -> bool:
         and all(column in TERMS for column, values in ctx.explicit.items() if values) and bool(r.matches)
 
 
+# Tags that make a clause a request of its own, not a remark beside a definition.
+_REQUESTS = ("operation", "direction", "comparator", "attribute", "unit")
+
+
+def _asked_first(ctx: Context) -> int | None:
+    """"what is disaggregated inference? nvidia keeps bringing it up": the first sentence asks what a
+    term is and names nothing but terms; what follows only says where the term was seen, so the
+    company it names is no filter. Returns where the first sentence ends, or None."""
+    r = ctx.reading
+    end = r.text.find("?")
+    if end < 0 or not r.text[end + 1:].strip():
+        return None
+    first = [t for t in r.tags if t.start < end]
+    rest = [t for t in r.tags if t.start > end]
+    named_first = [m for m in r.matches if m.span[1] <= end]
+    named_rest = [m for m in r.matches if m.span[0] > end]
+    if not any(t.kind == "cue" and t.value == "define" for t in first) or not named_rest:
+        return None
+    if any(m.column not in TERMS for m in named_first) or r.publishers:
+        return None  # "what is X according to AMD?": a source's words, not ours
+    if any(t.kind in _REQUESTS or (t.kind == "measure" and t.value != "results")
+           or (t.kind == "cue" and t.value in ("define", "wh", "why", "source", "commentary")) for t in rest):
+        return None
+    return end
+
+
 def _define_applies(ctx: Context) -> bool:
     r = ctx.reading
-    if _units_compared(ctx) or _asked_last(ctx):
+    if _units_compared(ctx) or _asked_last(ctx) or _asked_first(ctx) is not None:
         return True
     # "which one should I look at": "which one" is "which of them", no ranking; "more streams" is no
     # ranking either ("more"/"fewer" rank only named sides, shapes/counting.py)
@@ -84,6 +110,10 @@ def _define_applies(ctx: Context) -> bool:
 @shape("define", priority=15, applies=_define_applies)
 def define(ctx: Context) -> Parsed:
     """What a term means (a scenario, a division, a benchmark, rdi): the guide, quoted, plus table facts."""
+    end = _asked_first(ctx)
+    if end is not None:  # the remark's company is where the term was seen, not the term
+        ctx.parsed.entities = [m for m in ctx.parsed.entities if m.span[1] <= end]
+        ctx.parsed.explicit = {}
     ctx.parsed.intent = "define"
     ctx.parsed.needs_commentary = True
     return ctx.parsed

@@ -386,6 +386,8 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "gpt-oss-120b is the biggest one right? what does it do in the test",
     "what is multistream? is it just singlestream but more streams",  # "more" ranks no sides here
     "vad är multistream? är det bara singlestream med fler strömmar",
+    "what is the closed division? nvidia keeps bringing it up",  # a remark names where it was seen
+    "vad betyder preview? såg det hos nvidia",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
@@ -603,3 +605,19 @@ def test_how_much_did_it_raise_asks_for_a_ratio(catalog, question, figure):
     from assistant.compose_docs import asked_figure
 
     assert asked_figure(parse(question, catalog)) == figure
+
+
+@pytest.mark.parametrize("question", ["what is offline? what was nvidia's best offline result",
+                                      "what does preview mean? how many nvidia results are preview"])
+def test_a_second_request_after_a_definition_is_no_remark(catalog, question):
+    from assistant.shapes.documents import _asked_first
+    from assistant.shapes.registry import Context
+
+    p = parse(question, catalog)
+    ctx = Context(reading=p.reading, parsed=p, catalog=catalog, explicit={}, rounds=[])
+    assert _asked_first(ctx) is None
+
+
+def test_the_company_in_a_remark_is_no_term_of_the_definition(catalog):
+    p = parse("what is the closed division? nvidia keeps bringing it up", catalog)
+    assert p.intent == "define" and all(m.column == "division" for m in p.entities) and not p.explicit
