@@ -75,6 +75,21 @@ def _digits(text: str) -> str:
     return "".join(ch for ch in text if ch.isdigit())
 
 
+def _without_epithets(text: str, found: list["Match"]) -> list["Match"]:
+    """"RTX PRO 6000 Blackwell", "MI355X Instinct": an architecture name right after a chip family
+    that has it is part of that chip's name, not a second chip (every Blackwell family)."""
+    from ingest.normalize import common_names
+
+    families = [m for m in found if m.column == "accelerator_family"]
+    drop = set()
+    for before in families:
+        for after in families:
+            if after.span[0] > before.span[1] and not text[before.span[1]:after.span[0]].strip(" -") and \
+                    any(after.text.lower() == n.lower() for v in before.values for n in common_names(v)):
+                drop.add(id(after))
+    return [m for m in found if id(m) not in drop]
+
+
 @dataclass(frozen=True)
 class Match:
     """One entity mention found in a question."""
@@ -365,7 +380,7 @@ class Catalog:
                 found.extend(Match(e.column, e.values, span, score, e.alias, text[span[0]:span[1]]) for e in entries)
                 for j in range(i, i + size):
                     taken[j] = True
-        return sorted(found, key=lambda m: (m.span[0], COLUMN_PRIORITY.get(m.column, 50)))
+        return _without_epithets(text, sorted(found, key=lambda m: (m.span[0], COLUMN_PRIORITY.get(m.column, 50))))
 
     def _chip_without_suffix(self, key: str) -> list[_Entry] | None:
         """The one accelerator family that is this model number plus one letter ("mi355" -> MI355X)."""

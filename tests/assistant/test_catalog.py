@@ -229,3 +229,13 @@ def test_a_family_named_in_words_is_found_by_its_model_number_alone():
         ("accelerator_family", ("Arc Pro B60",))]
     assert all(m.values != ("Arc Pro B70",) for m in cat.resolve("how fast is the b70"))  # two families end in it
     assert all("Jetson AGX Orin" not in m.values for m in cat.resolve("orin results"))
+
+
+def test_an_architecture_name_after_a_chip_is_part_of_its_name(results_table):
+    """"RTX PRO 6000 Blackwell" is one chip; "b200 and blackwell ultra" are two."""
+    cat = Catalog.from_table(results_table)
+    named = [m.values for m in cat.resolve("the RTX PRO 6000 Blackwell vs the H200") if m.column == "accelerator_family"]
+    assert named == [("RTX PRO 6000",), ("H200",)]
+    assert [m.values for m in cat.resolve("mi355x instinct vs b200")] == [("MI355X",), ("B200",)]
+    two = [m.values for m in cat.resolve("b200 and blackwell ultra") if m.column == "accelerator_family"]
+    assert len(two) == 2 and two[0] == ("B200",)
