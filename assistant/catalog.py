@@ -232,6 +232,9 @@ class Catalog:
             for raw, bench in pairs.itertuples(index=False):
                 if str(raw) != str(bench):
                     self._add(str(raw), "benchmark", [str(bench)])
+        # A chip and its form factor ("H200 NVL", "H100 PCIe"): the accelerators of that family
+        # whose name has that word right after the family's.
+        self._add_form_factors(df)
         # Architecture names the ingest layer already knows ("Hopper" -> H100/H200/GH200).
         from ingest.normalize import common_names
 
@@ -248,6 +251,22 @@ class Catalog:
         if aliases_file and Path(aliases_file).is_file():
             self._load_curated(Path(aliases_file))
         self._fuzzy_keys = [k for k in self._index if len(k) >= FUZZY_MIN_LEN]
+
+    def _add_form_factors(self, df: Any) -> None:
+        if not {"accelerator", "accelerator_family"} <= set(df.columns):
+            return
+        pairs = df[["accelerator", "accelerator_family"]].dropna().drop_duplicates()
+        forms: dict[str, set[str]] = {}
+        for accelerator, family in pairs.itertuples(index=False):
+            words = [w for w in re.split(r"[\s\-]+", str(accelerator)) if w]
+            fam = compact(str(family))
+            for i, word in enumerate(words[:-1]):
+                nxt = words[i + 1]
+                if compact(word) == fam and nxt.isalpha() and len(nxt) <= 5:
+                    forms.setdefault(f"{family} {nxt}", set()).add(str(accelerator))
+        for phrase, accelerators in forms.items():
+            if compact(phrase) not in self._index:
+                self._add(phrase, "accelerator", sorted(accelerators))
 
     def _load_curated(self, path: Path) -> None:
         with path.open("rb") as fh:

@@ -239,3 +239,15 @@ def test_an_architecture_name_after_a_chip_is_part_of_its_name(results_table):
     assert [m.values for m in cat.resolve("mi355x instinct vs b200")] == [("MI355X",), ("B200",)]
     two = [m.values for m in cat.resolve("b200 and blackwell ultra") if m.column == "accelerator_family"]
     assert len(two) == 2 and two[0] == ("B200",)
+
+
+def test_a_chip_with_its_form_factor_names_those_accelerators(results_table):
+    """"H200 NVL" is the NVL card, not every H200; the words come from the accelerator names."""
+    cat = Catalog.from_table(results_table)
+    nvl = sorted({a for a in results_table["accelerator"].dropna().unique()
+                  if "H200-NVL" in a or "H200 NVL" in a})
+    assert nvl
+    [match] = [m for m in cat.resolve("the h200 nvl on llama 3.1 8b") if m.column.startswith("accelerator")]
+    assert match.column == "accelerator" and sorted(match.values) == nvl
+    assert [m.column for m in cat.resolve("h200 on llama 3.1 8b") if m.column.startswith("accelerator")] == [
+        "accelerator_family"]
