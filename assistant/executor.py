@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from assistant import semantics
-from assistant.spec import Filters, QuerySpec, Range
+from assistant.spec import Exclusion, Filters, QuerySpec, Range
 from assistant.notes import Localized, Note
 from assistant.units import power_unit
 from ingest.schema import COLUMN_NAMES, FILTERABLE
@@ -46,7 +46,7 @@ def _dedupe_key(table: pd.DataFrame, metric: str) -> tuple[list[str], str]:
         return [k for k in SYSTEM_KEY if k in table.columns], "one row per system"
     return [k for k in DEDUPE_KEY if k in table.columns], "best row per system result"
 RANGE_FIELDS = [name for name, f in Filters.model_fields.items() if "Range" in str(f.annotation)]
-LIST_FIELDS = [name for name in Filters.model_fields if name not in {*RANGE_FIELDS, "has_power"}]
+LIST_FIELDS = [name for name in Filters.model_fields if name not in {*RANGE_FIELDS, "has_power", "exclude"}]
 METRIC_AGGREGATES = {"max", "min", "mean", "median", "sum"}
 CITATION_COLUMNS = ["result_id", "result_url"]
 
@@ -194,6 +194,11 @@ def _validate_filters(filters: Filters, table: pd.DataFrame, errors: list[str],
             data[name] = None
         elif lo is not None and hi is not None and lo > hi:
             errors.append(f"{name}{where}: min {lo} is larger than max {hi}")
+    if filters.exclude is not None:  # the values left out are checked like the ones asked for
+        left_out = _validate_filters(Filters(**filters.exclude.model_dump(exclude_none=True)), table, errors,
+                                     suggestions, f"{where} (excluded)")
+        data["exclude"] = Exclusion(**{k: v for k, v in left_out.model_dump(exclude_none=True).items()
+                                       if k in Exclusion.model_fields}) or None
     return Filters(**data)
 
 
@@ -364,6 +369,11 @@ def _filter_mask(df: pd.DataFrame, filters: Filters, var: str = "df") -> tuple[p
         if values:
             mask &= cols.isin(name, list(values))
             parts.append(f"{var}[{name!r}].isin({list(values)!r})")
+    if filters.exclude is not None:  # "not NVIDIA": rows with any of these values are left out
+        for name, values in filters.exclude.model_dump(exclude_none=True).items():
+            if values:
+                mask &= ~cols.isin(name, list(values))
+                parts.append(f"~{var}[{name!r}].isin({list(values)!r})")
     for name in RANGE_FIELDS:
         rng: Range | None = getattr(filters, name)
         if rng is None:

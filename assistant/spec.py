@@ -30,6 +30,23 @@ class Range(BaseModel):
     max: float | None = Field(None, description="Inclusive upper bound.")
 
 
+class Exclusion(BaseModel):
+    """Rows to leave out: each list means 'none of these exact table values' ("not NVIDIA",
+    "non-NVIDIA chips", "utom Dell"). Only the columns a question names things by."""
+
+    model_config = ConfigDict(extra="forbid")
+    submitter: list[str] | None = None
+    accelerator_vendor: list[str] | None = None
+    accelerator_family: list[str] | None = None
+    accelerator: list[str] | None = None
+    system_name: list[str] | None = None
+    benchmark: list[str] | None = None
+    scenario: list[str] | None = None
+    division: list[str] | None = None
+    availability: list[str] | None = None
+    system_type: list[str] | None = None
+
+
 class Filters(BaseModel):
     """Each list means 'any of these exact table values'. None / empty = no filter."""
 
@@ -55,6 +72,8 @@ class Filters(BaseModel):
     accelerators_per_node: Range | None = None
     result: Range | None = Field(None, description="bounds on the headline result itself (e.g. latency under 10 ms)")
     has_power: bool | None = None
+    exclude: Exclusion | None = Field(None, description="rows to leave out, e.g. {'accelerator_vendor': ['NVIDIA']} "
+                                      "for 'not NVIDIA'")
 
 
 Metric = Literal["result", "result_per_accelerator", "power", "efficiency", "total_accelerators", "number_of_nodes"]

@@ -452,3 +452,23 @@ def test_size_aggregates_count_each_system_once():
     res = run(df, op="aggregate", aggregate="sum", metric="total_accelerators")
     assert res.value == 12.0
     assert "drop_duplicates(['round', 'submitter', 'platform'])" in res.pandas
+
+
+# --- exclusions ("not NVIDIA") ------------------------------------------------------------
+
+def test_excluded_values_leave_their_rows_out_and_say_so_in_the_pandas():
+    df = table(row(submitter="Acme", accelerator_vendor="ChipCo", result=300.0),
+               row(submitter="Bolt", accelerator_vendor="OtherCo", result=200.0),
+               row(submitter="Cove", accelerator_vendor="ChipCo+OtherCo", result=100.0))
+    spec = validate(QuerySpec(filters=Filters(exclude={"accelerator_vendor": ["chipco", "ChipCo+OtherCo"]})), df)
+    assert spec.filters.exclude.accelerator_vendor == ["ChipCo", "ChipCo+OtherCo"]  # real table values
+    result = execute(spec, df)
+    assert list(result.rows["submitter"]) == ["Bolt"]
+    assert "~df['accelerator_vendor'].isin(['ChipCo', 'ChipCo+OtherCo'])" in result.pandas
+
+
+def test_an_unknown_excluded_value_is_a_spec_error_with_suggestions():
+    df = table(row(submitter="Acme"))
+    with pytest.raises(SpecError, match=r"no submitter 'Acmee' \(excluded\)") as err:
+        validate(QuerySpec(filters=Filters(exclude={"submitter": ["Acmee"]})), df)
+    assert "Acme" in err.value.suggestions["submitter"]
