@@ -163,10 +163,13 @@ def _query(result: Any) -> dict[str, Any]:
 def _no_rows(question: str, result: Any, parsed: Parsed | None) -> Answer:
     lang = _lang(parsed)
     text = ("Inga resultat matchar frågan i datan" if lang == "sv" else "No results in the data match this question")
-    filters = {k: v for k, v in result.spec.filters.model_dump(exclude_none=True).items() if v}
-    if filters:
-        text += " (" + "; ".join(f"{k} = {', '.join(map(str, v)) if isinstance(v, list) else v}"
-                                 for k, v in filters.items()) + ")"
+    filters = {k: v for k, v in result.spec.filters.model_dump(exclude_none=True).items() if v and k != "exclude"}
+    left_out = (result.spec.filters.exclude.model_dump(exclude_none=True)
+                if result.spec.filters.exclude is not None else {})
+    said = [f"{k} = {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in filters.items()] + \
+        [f"{k} ≠ {', '.join(map(str, v))}" for k, v in left_out.items() if v]
+    if said:
+        text += " (" + "; ".join(said) + ")"
     return _answer(question, text + ".", status="no_data", query=_query(result), notes=list(result.notes))
 
 
@@ -443,7 +446,9 @@ def _scope_text(filters: Any, lang: str) -> str:
     """`v6.1 (submitter NVIDIA)` — the filters a count ran under, in words."""
     data = {k: v for k, v in filters.model_dump(exclude_none=True).items() if isinstance(v, list) and v}
     rounds = ", ".join(data.pop("round", []))
-    rest = "; ".join(f"{k.replace('_', ' ')} {', '.join(map(str, v))}" for k, v in data.items())
+    left_out = filters.exclude.model_dump(exclude_none=True) if filters.exclude is not None else {}
+    rest = "; ".join([f"{k.replace('_', ' ')} {', '.join(map(str, v))}" for k, v in data.items()]
+                     + [f"{k.replace('_', ' ')} ≠ {', '.join(map(str, v))}" for k, v in left_out.items() if v])
     if rounds and rest:
         return f"{rounds} ({rest})"
     return rounds or rest

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from assistant.catalog import Catalog, Match, compact
+from assistant.notes import Note
 from assistant.parsed import Parsed
 from assistant.reader import Reading, parts, read
 from assistant.shapes import defaults, words
@@ -43,6 +44,44 @@ def _token_index(r: Reading, char: int) -> int:
     return next((i for i, t in enumerate(r.tokens) if t.start >= char), len(r.tokens))
 
 
+def _negated(r: Reading, span: tuple[int, int]) -> bool:
+    """Whether a negation stands right before the name, or before the word "from"/"by" that
+    precedes it, a verb between allowed ("not GB200", "non-NVIDIA", "not made by Dell",
+    "inte kommer från NVIDIA")."""
+    first = _token_index(r, span[0])
+    if any(t.last == first for t in r.tagged("cue", "negation")):
+        return True
+    by = [t for t in r.tagged("cue", "by") if t.last == first]
+    return bool(by) and any(by[0].first - 2 <= t.last <= by[0].first for t in r.tagged("cue", "negation"))
+
+
+def _left_out(r: Reading) -> dict[str, list[str]]:
+    """The names a negation leaves out, each in one column: the one the question groups by, a chip
+    vendor when it is about chips, the submitter after "from"/"by", else the catalog's first."""
+    out: dict[str, list[str]] = {}
+    by_span: dict[tuple[int, int], list[Match]] = {}
+    for m in r.matches:
+        if m.column != "round" and _negated(r, m.span):
+            by_span.setdefault(m.span, []).append(m)
+    asked = {t.value for t in r.tagged("grouping")}
+    chips = bool(asked & {"accelerator_family", "accelerator"}) or r.has("attribute", "accelerator")
+    for group in by_span.values():
+        cols = {m.column: m for m in group}
+        named = [cols[c] for c in cols if c in asked]  # "submitters other than NVIDIA": the submitter
+        by_whom = any(t.last == _token_index(r, group[0].span[0]) for t in r.tagged("cue", "by"))
+        if named:
+            m = named[0]
+        elif chips and "accelerator_vendor" in cols:  # "non-NVIDIA chips"
+            m = cols["accelerator_vendor"]
+        elif by_whom and "submitter" in cols:  # "results not from NVIDIA", as "results from NVIDIA" is
+            m = cols["submitter"]
+        else:
+            m = group[0]
+        out.setdefault(m.column, [])
+        out[m.column].extend(v for v in m.values if v not in out[m.column])
+    return out
+
+
 def _choose(r: Reading) -> list[Match]:
     """One column per span: "NVIDIA" is a submitter after "by"/before "'s", a chip vendor before
     "GPUs", and dropped when a family of the same vendor is also named ("NVIDIA GB200")."""
@@ -52,9 +91,9 @@ def _choose(r: Reading) -> list[Match]:
     families = [m for m in r.matches if m.column == "accelerator_family"]
     chosen: list[Match] = []
     for span, group in by_span.items():
+        if _negated(r, span):
+            continue  # "B200, not GB200", "non-NVIDIA chips": left out (`_left_out`), not asked for
         first = _token_index(r, span[0])
-        if any(t.last == first for t in r.tagged("cue", "negation")):
-            continue  # "B200, not GB200"
         if len(group) == 1:
             chosen.append(group[0])
             continue
@@ -158,8 +197,12 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
     parsed = Parsed(intent="unknown", spec=None, entities=entities, language=lang,
                     needs_commentary=words.needs_commentary(r), explicit=explicit, ranges=ranges,
                     has_power=True if r.has("scope", "power_runs") or (inherit and inherit.has_power) else None,
+                    excluded=_left_out(r),
                     claimed=claimed_numbers(text),
                     reading=r)
+    if parsed.excluded:
+        parsed.notes.append(Note("excluded", what="; ".join(f"{c.replace('_', ' ')} {', '.join(v)}"
+                                                           for c, v in parsed.excluded.items())))
     # "how many results has HPE submitted since v1.0, according to its statement": a document's
     # words may name any round; only a question for the table needs the round in the data.
     if r.unknown_rounds and not parsed.needs_commentary:

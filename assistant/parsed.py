@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from assistant.catalog import Match
 from assistant.reader import Reading
-from assistant.spec import Filters, QuerySpec, Range
+from assistant.spec import Exclusion, Filters, QuerySpec, Range
 
 Status = Literal["ok", "no_data", "clarify"]
 
@@ -36,6 +36,7 @@ class Parsed:
     round_defaulted: bool = False  # no round named: the latest round with the benchmark was assumed
     ranges: dict[str, dict[str, float]] = dc_field(default_factory=dict)  # e.g. number_of_nodes {"min": 2}
     has_power: bool | None = None
+    excluded: dict[str, list[str]] = dc_field(default_factory=dict)  # "not NVIDIA": values to leave out
     claimed: list[float] = dc_field(default_factory=list)  # figures quoted in the question ("claims 104,637")
     checked: dict[str, list[str]] = dc_field(default_factory=dict)  # "is it true that <these> had the top result"
     shape: str = ""  # the registered shape that built the spec (docs/reader.md)
@@ -56,7 +57,7 @@ class Parsed:
                 "metric": self.spec.metric if self.spec else "result",
                 "limit": self.spec.limit if self.spec else None, "side_column": self.side_column,
                 "count_column": self.count_column, "ranges": self.ranges, "has_power": self.has_power,
-                "shape": self.shape}
+                "excluded": self.excluded, "shape": self.shape}
 
     def say(self, en: str, sv: str) -> str:
         """The sentence in the question's language."""
@@ -74,4 +75,7 @@ def filters_of(explicit: dict[str, list[str]], rounds: list[str], parsed: Parsed
                 data[col] = Range(**bounds)
         if parsed.has_power:
             data["has_power"] = True
+        left_out = {k: v for k, v in parsed.excluded.items() if k in Exclusion.model_fields and v}
+        if left_out:
+            data["exclude"] = Exclusion(**left_out)
     return Filters(**data)

@@ -357,3 +357,26 @@ def test_the_second_place_after_a_best_result(engine, results_table, first, then
                                             settings=engine.settings))
     answer = answer_question(then, engine=engine, conversation=conversation, settings=engine.settings)
     assert rows.iloc[1]["result"] in numbers(answer.answer), answer.answer
+
+
+@pytest.mark.parametrize("question", ["which non-{v} accelerators ran in v4.1?",
+                                      "vilka acceleratorer som inte kommer från {v} var med i v4.1?"])
+def test_chips_not_from_a_vendor_leave_that_vendor_out(engine, results_table, question):
+    rows = results_table[results_table["round"] == "v4.1"]
+    vendor = rows["accelerator_vendor"].value_counts().index[0]
+    answer = ask(engine, question.format(v=vendor.lower()))
+    expected = set(rows[~rows["accelerator_vendor"].str.contains(vendor)]["accelerator_family"].dropna())
+    got = set(rows["accelerator_family"].dropna())
+    assert all(f in answer.answer for f in expected)
+    assert not any(f in answer.answer.split(":")[-1] for f in got - expected if len(f) > 3)
+    assert f"≠ {vendor}" in answer.answer
+
+
+@pytest.mark.parametrize("question", ["which submitters other than {s} ran deepseek-r1 in v6.0?",
+                                      "vilka inskickare förutom {s} körde deepseek-r1 i v6.0?"])
+def test_submitters_other_than_one_leave_only_that_submitter_out(engine, results_table, question):
+    rows = results_table[(results_table["round"] == "v6.0") & (results_table["benchmark"] == "deepseek-r1")]
+    top = rows["submitter"].value_counts().index[0]
+    answer = ask(engine, question.format(s=top))
+    others = set(rows["submitter"]) - {top}
+    assert others and all(s in answer.answer for s in others) and f"submitter ≠ {top}" in answer.answer
