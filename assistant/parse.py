@@ -314,6 +314,7 @@ def _followup(ctx: Context, previous: dict[str, Any]) -> Parsed:
     parsed.followup = True
     parsed.ranges = {**(previous.get("ranges") or {}), **parsed.ranges}
     parsed.has_power = parsed.has_power or previous.get("has_power")
+    parsed.excluded = parsed.excluded or {k: list(v) for k, v in (previous.get("excluded") or {}).items()}
     ctx.rounds = merged.pop("round", None) or []
     ctx.explicit = {k: list(v) for k, v in merged.items() if k != "round"}
     ctx.metric = previous.get("metric") or "result"

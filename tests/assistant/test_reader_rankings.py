@@ -380,3 +380,15 @@ def test_submitters_other_than_one_leave_only_that_submitter_out(engine, results
     answer = ask(engine, question.format(s=top))
     others = set(rows["submitter"]) - {top}
     assert others and all(s in answer.answer for s in others) and f"submitter ≠ {top}" in answer.answer
+
+
+def test_a_follow_up_keeps_what_was_left_out(engine, results_table):
+    conversation = Conversation()
+    first = "which non-nvidia accelerators ran in v4.1?"
+    conversation.add(first, answer_question(first, engine=engine, conversation=conversation, settings=engine.settings))
+    answer = answer_question("and in v5.1?", engine=engine, conversation=conversation, settings=engine.settings)
+    rows = results_table[results_table["round"] == "v5.1"]
+    nvidia = set(rows[rows["accelerator_vendor"] == "NVIDIA"]["accelerator_family"]) - set(
+        rows[rows["accelerator_vendor"] != "NVIDIA"]["accelerator_family"])
+    assert "≠ NVIDIA" in answer.answer and "v5.1" in answer.answer
+    assert not any(f"{f}," in answer.answer or f"{f}." in answer.answer for f in nvidia if len(f) > 3)
