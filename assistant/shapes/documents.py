@@ -79,9 +79,19 @@ def _asked_first(ctx: Context) -> int | None:
     return end
 
 
+def _term_confirmed(ctx: Context) -> bool:
+    """"the whisper test is speech to text, right?", "stämmer det att interactive är för chattar?":
+    a yes/no check of what a term is, naming only terms and asking for no figure, is answered from
+    the guide (a check naming a company or a figure is a claim about results)."""
+    r = ctx.reading
+    return r.has("cue", "is_it_true") and bool(r.matches) and all(m.column in TERMS for m in r.matches) \
+        and not ctx.rounds and not ctx.parsed.claimed and not r.conditions \
+        and not any(t.kind in ("measure", "direction", "operation", "comparator", "attribute") for t in r.tags)
+
+
 def _define_applies(ctx: Context) -> bool:
     r = ctx.reading
-    if _units_compared(ctx) or _asked_last(ctx) or _asked_first(ctx) is not None:
+    if _units_compared(ctx) or _asked_last(ctx) or _asked_first(ctx) is not None or _term_confirmed(ctx):
         return True
     # "which one should I look at": "which one" is "which of them", no ranking; "more streams" is no
     # ranking either ("more"/"fewer" rank only named sides, shapes/counting.py)

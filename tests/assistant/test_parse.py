@@ -388,6 +388,9 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "vad är multistream? är det bara singlestream med fler strömmar",
     "what is the closed division? nvidia keeps bringing it up",  # a remark names where it was seen
     "vad betyder preview? såg det hos nvidia",
+    "the server scenario is like a website with live users right?",  # a yes/no check of a term
+    "offline is batch processing, correct?",
+    "stämmer det att interactive är för chattar?",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
@@ -621,3 +624,10 @@ def test_a_second_request_after_a_definition_is_no_remark(catalog, question):
 def test_the_company_in_a_remark_is_no_term_of_the_definition(catalog):
     p = parse("what is the closed division? nvidia keeps bringing it up", catalog)
     assert p.intent == "define" and all(m.column == "division" for m in p.entities) and not p.explicit
+
+
+@pytest.mark.parametrize("question", ["nvidia had the top llama2-70b result in v6.1, right?",
+                                      "offline results are higher than server results, right?",
+                                      "whisper did 53,267 samples/s in v6.1, correct?"])
+def test_a_check_naming_a_company_a_figure_or_a_ranking_is_no_definition(catalog, question):
+    assert parse(question, catalog).intent != "define"
