@@ -75,21 +75,6 @@ def _digits(text: str) -> str:
     return "".join(ch for ch in text if ch.isdigit())
 
 
-def _without_epithets(text: str, found: list["Match"]) -> list["Match"]:
-    """"RTX PRO 6000 Blackwell", "MI355X Instinct": an architecture name right after a chip family
-    that has it is part of that chip's name, not a second chip (every Blackwell family)."""
-    from ingest.normalize import common_names
-
-    families = [m for m in found if m.column == "accelerator_family"]
-    drop = set()
-    for before in families:
-        for after in families:
-            if after.span[0] > before.span[1] and not text[before.span[1]:after.span[0]].strip(" -") and \
-                    any(after.text.lower() == n.lower() for v in before.values for n in common_names(v)):
-                drop.add(id(after))
-    return [m for m in found if id(m) not in drop]
-
-
 @dataclass(frozen=True)
 class Match:
     """One entity mention found in a question."""
@@ -141,6 +126,8 @@ class Catalog:
     _short_keys: dict[str, str] | None = field(default=None, repr=False)
     _suffixless: dict[str, list[_Entry]] | None = field(default=None, repr=False)
     _family_words: list[tuple[str, list[str]]] | None = field(default=None, repr=False)
+    # A chip family's other names, compact ("blackwell"): indexed once, read by _without_epithets.
+    _epithets: dict[str, set[str]] = field(default_factory=dict, repr=False)
     # A chip's model number: the letters chip names start with (data/aliases.toml [chip_names]).
     _chip_shaped: re.Pattern[str] | None = field(default=None, repr=False)
     # Who wrote the indexed documents ("ieee spectrum", "storagereview", "supplemental discussion"),
@@ -240,6 +227,7 @@ class Catalog:
 
         for family in self.vocab.get("accelerator_family", []):
             for name in common_names(family):
+                self._epithets.setdefault(family, set()).add(compact(name))
                 self._add(name, "accelerator_family", [family])
         # Rounds: "v6.1", "6.1".
         for rnd in self.rounds:
@@ -399,7 +387,17 @@ class Catalog:
                 found.extend(Match(e.column, e.values, span, score, e.alias, text[span[0]:span[1]]) for e in entries)
                 for j in range(i, i + size):
                     taken[j] = True
-        return _without_epithets(text, sorted(found, key=lambda m: (m.span[0], COLUMN_PRIORITY.get(m.column, 50))))
+        return self._without_epithets(text, sorted(found, key=lambda m: (m.span[0],
+                                                                        COLUMN_PRIORITY.get(m.column, 50))))
+
+    def _without_epithets(self, text: str, found: list[Match]) -> list[Match]:
+        """"RTX PRO 6000 Blackwell", "MI355X Instinct": a family's other name right after that
+        family is part of the chip's name, not a second chip (every Blackwell family)."""
+        families = [m for m in found if m.column == "accelerator_family"]
+        drop = {id(after) for before in families for after in families
+                if after.span[0] > before.span[1] and not text[before.span[1]:after.span[0]].strip(" -")
+                and any(compact(after.text) in self._epithets.get(v, ()) for v in before.values)}
+        return [m for m in found if id(m) not in drop] if drop else found
 
     def _chip_without_suffix(self, key: str) -> list[_Entry] | None:
         """The one accelerator family that is this model number plus one letter ("mi355" -> MI355X)."""
