@@ -160,14 +160,19 @@ def _query(result: Any) -> dict[str, Any]:
     return q
 
 
+def _left_out(filters: Any) -> list[tuple[str, str]]:
+    """What a spec's exclusion leaves out: (column, its values joined) per column."""
+    if filters.exclude is None:
+        return []
+    return [(k, ", ".join(map(str, v))) for k, v in filters.exclude.model_dump(exclude_none=True).items() if v]
+
+
 def _no_rows(question: str, result: Any, parsed: Parsed | None) -> Answer:
     lang = _lang(parsed)
     text = ("Inga resultat matchar frågan i datan" if lang == "sv" else "No results in the data match this question")
     filters = {k: v for k, v in result.spec.filters.model_dump(exclude_none=True).items() if v and k != "exclude"}
-    left_out = (result.spec.filters.exclude.model_dump(exclude_none=True)
-                if result.spec.filters.exclude is not None else {})
     said = [f"{k} = {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in filters.items()] + \
-        [f"{k} ≠ {', '.join(map(str, v))}" for k, v in left_out.items() if v]
+        [f"{k} ≠ {v}" for k, v in _left_out(result.spec.filters)]
     if said:
         text += " (" + "; ".join(said) + ")"
     return _answer(question, text + ".", status="no_data", query=_query(result), notes=list(result.notes))
@@ -446,9 +451,8 @@ def _scope_text(filters: Any, lang: str) -> str:
     """`v6.1 (submitter NVIDIA)` — the filters a count ran under, in words."""
     data = {k: v for k, v in filters.model_dump(exclude_none=True).items() if isinstance(v, list) and v}
     rounds = ", ".join(data.pop("round", []))
-    left_out = filters.exclude.model_dump(exclude_none=True) if filters.exclude is not None else {}
     rest = "; ".join([f"{k.replace('_', ' ')} {', '.join(map(str, v))}" for k, v in data.items()]
-                     + [f"{k.replace('_', ' ')} ≠ {', '.join(map(str, v))}" for k, v in left_out.items() if v])
+                     + [f"{k.replace('_', ' ')} ≠ {v}" for k, v in _left_out(filters)])
     if rounds and rest:
         return f"{rounds} ({rest})"
     return rounds or rest
