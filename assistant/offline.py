@@ -342,12 +342,13 @@ GUIDE_K = 200
 
 
 def _guide(question: str, parsed: Parsed, engine: Any) -> list:
-    """Guide sections for a definition, looked up by the term itself (its heading) and by the question."""
+    """Every guide section for a definition, nearest to the term itself (its heading) first, else to
+    the question. One search: with GUIDE_K above the guide's size a second one (by the question
+    after the term) returned the same chunks again and cost a query embedding."""
     term = next((m.text for m in parsed.entities), "")
     want = Want(names=(term,) if term else (), guide=True, language=parsed.language)
     try:
-        found = engine.search(term, k=GUIDE_K, want=want, doc_kind="guide") if term else []
-        return found + engine.search(question, k=GUIDE_K, want=want, doc_kind="guide")
+        return engine.search(term or question, k=GUIDE_K, want=want, doc_kind="guide")
     except Exception:  # the commentary store is optional
         return []
 
