@@ -51,14 +51,19 @@ def _negated(r: Reading, span: tuple[int, int]) -> bool:
     first = _token_index(r, span[0])
     if any(t.last == first for t in r.tagged("cue", "negation")):
         return True
-    by = [t for t in r.tagged("cue", "by") if t.last == first]
-    return bool(by) and any(by[0].first - 2 <= t.last <= by[0].first for t in r.tagged("cue", "negation"))
+    by = _by_before(r, first)
+    return by is not None and any(by - 2 <= t.last <= by for t in r.tagged("cue", "negation"))
+
+
+def _by_before(r: Reading, index: int) -> int | None:
+    """Where a "by"/"from"/"av" right before token `index` starts ("results by NVIDIA"), or None."""
+    return next((t.first for t in r.tagged("cue", "by") if t.last == index), None)
 
 
 def _left_out(r: Reading) -> dict[str, list[str]]:
     """The names a negation leaves out, each in one column: the one the question groups by, a chip
     vendor when it is about chips, the submitter after "from"/"by", else the catalog's first."""
-    out: dict[str, list[str]] = {}
+    chosen: list[Match] = []
     by_span: dict[tuple[int, int], list[Match]] = {}
     for m in r.matches:
         if m.column != "round" and _negated(r, m.span):
@@ -68,18 +73,15 @@ def _left_out(r: Reading) -> dict[str, list[str]]:
     for group in by_span.values():
         cols = {m.column: m for m in group}
         named = [cols[c] for c in cols if c in asked]  # "submitters other than NVIDIA": the submitter
-        by_whom = any(t.last == _token_index(r, group[0].span[0]) for t in r.tagged("cue", "by"))
         if named:
-            m = named[0]
+            chosen.append(named[0])
         elif chips and "accelerator_vendor" in cols:  # "non-NVIDIA chips"
-            m = cols["accelerator_vendor"]
-        elif by_whom and "submitter" in cols:  # "results not from NVIDIA", as "results from NVIDIA" is
-            m = cols["submitter"]
+            chosen.append(cols["accelerator_vendor"])
+        elif _by_before(r, _token_index(r, group[0].span[0])) is not None and "submitter" in cols:
+            chosen.append(cols["submitter"])  # "results not from NVIDIA", as "results from NVIDIA" is
         else:
-            m = group[0]
-        out.setdefault(m.column, [])
-        out[m.column].extend(v for v in m.values if v not in out[m.column])
-    return out
+            chosen.append(group[0])
+    return _explicit_filters(chosen)
 
 
 def _choose(r: Reading) -> list[Match]:
@@ -104,7 +106,7 @@ def _choose(r: Reading) -> list[Match]:
             said.endswith("s") and not group[0].alias.lower().endswith("s"))  # "nvidias"
         if "submitter" in cols and "accelerator_vendor" in cols:
             counted = r.has("operation", "count") and r.has("measure", "results")  # "how many results had X"
-            by_whom = any(t.last == first for t in r.tagged("cue", "by"))  # "results by X"
+            by_whom = _by_before(r, first) is not None  # "results by X"
             acted = any(t.first == after for t in r.tagged("cue", "acted"))  # "the benchmarks X ran": X did it
             if by_whom or possessive or acted or r.has("operation", "submit") \
                     or (counted and not families and not any(t.first == after for t in r.tagged("grouping"))):
