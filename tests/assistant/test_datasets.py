@@ -127,6 +127,15 @@ def test_a_benchmark_the_default_names_keeps_it_there_beside_the_others_alias(ml
     assert default.router.route("which system trained llama 2 70b lora fastest in v5.1").engine is not default
 
 
+@pytest.mark.parametrize("question", ["ttft and tpot... which one is the 'how long until it starts typing' one",
+                                      "hur lång tid tar det till första token, vad betyder ttft"])
+def test_an_inference_only_measure_keeps_the_question_on_inference(mlperf, question):
+    """"how long" is a Training word, but TTFT and TPOT are measured only in Inference."""
+    default, _ = mlperf
+    assert default.router.route(question).engine is default
+    assert default.router.route("how long did the fastest llama 2 70b lora run take to train").engine is not default
+
+
 def test_a_question_naming_no_table_is_answered_from_both_labelled(mlperf, results_table):
     default, table = mlperf
     a = answer_question("how many submitters were there in v5.1?", engine=default, commentary=False)
