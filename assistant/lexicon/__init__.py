@@ -35,7 +35,7 @@ def fold(text: str) -> str:
     """Swedish typed without å, ä, ö ("samsta", "hur manga foretag"): the same words folded."""
     return text.translate(_FOLD)
 KINDS = ("measure", "operation", "direction", "grouping", "scope", "cue", "attribute", "comparator", "unit")
-GAP = 6  # words a "…" may skip
+GAP = 8  # words a "…" may skip (a name such as "the agentic edge benchmark in 6.1" is several)
 TAG_CACHE = 64  # questions whose tags a lexicon remembers
 
 _TOKEN = re.compile(

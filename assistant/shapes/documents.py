@@ -47,9 +47,11 @@ def _asked_last(ctx: Context) -> bool:
     tail = max(text.rfind(mark) for mark in "?!.,;") + 1
     last = [t for t in r.tags if t.start >= tail]
     before = [t for t in r.tags if t.start < tail]  # a statement or a yes/no about the term, not a request
+    # ("showed up among the edge results": results as where the term was seen, not as a request)
     return any(t.kind == "cue" and t.value == "define" for t in last) \
         and not any(t.kind in ("direction", "operation", "measure", "comparator") for t in last) \
-        and not any(t.kind == "measure" or (t.kind, t.value) in (("cue", "wh"), ("cue", "define")) for t in before) \
+        and not any((t.kind == "measure" and (t.value != "results" or any(b.kind == "direction" for b in before)))
+                    or (t.kind, t.value) in (("cue", "wh"), ("cue", "define")) for t in before) \
         and all(column in TERMS for column, values in ctx.explicit.items() if values) and bool(r.matches)
 
 
@@ -58,9 +60,10 @@ _REQUESTS = ("operation", "direction", "comparator", "attribute", "unit")
 
 
 def _asked_first(ctx: Context) -> int | None:
-    """"what is disaggregated inference? nvidia keeps bringing it up": the first sentence asks what a
-    term is and names nothing but terms; what follows only says where the term was seen, so the
-    company it names is no filter. Returns where the first sentence ends, or None."""
+    """"what is disaggregated inference? nvidia keeps bringing it up", "tpot?? saw it next to ttft":
+    the first sentence asks what a term is, or is the bare term, and names nothing but terms; what
+    follows only says where the term was seen, so the company it names is no filter. Returns where
+    the first sentence ends, or None."""
     r = ctx.reading
     end = r.text.find("?")
     if end < 0 or not r.text[end + 1:].strip():
@@ -69,11 +72,16 @@ def _asked_first(ctx: Context) -> int | None:
     rest = [t for t in r.tags if t.start > end]
     named_first = [m for m in r.matches if m.span[1] <= end]
     named_rest = [m for m in r.matches if m.span[0] > end]
-    if not any(t.kind == "cue" and t.value == "define" for t in first) or not named_rest:
+    # a bare term, then a remark that asks nothing ("what did nvidia score" is a question of its own)
+    bare = 0 < sum(t.end <= end for t in r.tokens) <= 2 and not any(m.column == "benchmark" for m in named_first) \
+        and not any(t.kind in _REQUESTS for t in first) and not r.text.rstrip().endswith("?") \
+        and not any(t.kind == "cue" and t.value == "clause" for t in rest)
+    if not (bare or (any(t.kind == "cue" and t.value == "define" for t in first) and named_rest)):
         return None
     if any(m.column not in TERMS for m in named_first) or r.publishers:
         return None  # "what is X according to AMD?": a source's words, not ours
-    if any(t.kind in _REQUESTS or (t.kind == "measure" and t.value != "results")
+    seen = {t.value for t in first if t.kind == "measure"}  # "next to ttft": beside a term of its own kind
+    if any(t.kind in _REQUESTS or (t.kind == "measure" and t.value not in ("results", *seen))
            or (t.kind == "cue" and t.value in ("define", "wh", "why", "source", "commentary")) for t in rest):
         return None
     return end
@@ -89,9 +97,22 @@ def _term_confirmed(ctx: Context) -> bool:
         and not any(t.kind in ("measure", "direction", "operation", "comparator", "attribute") for t in r.tags)
 
 
+def _term_attribute(ctx: Context) -> bool:
+    """"if a system is marked preview can i buy it?": asking the very attribute that the named term
+    is a value of (availability, for "preview"), naming nothing but such terms, asks what the term
+    means; an attribute of a named system ("can i buy the gb300") is a field of its result."""
+    r = ctx.reading
+    asked = {t.value for t in r.tags if t.kind == "attribute"}
+    named = {m.column for m in r.matches}
+    return bool(asked) and asked <= named <= set(TERMS) - {"benchmark"} and not ctx.rounds \
+        and not ctx.parsed.claimed and not r.conditions \
+        and not any(t.kind in ("measure", "direction", "operation", "comparator") for t in r.tags)
+
+
 def _define_applies(ctx: Context) -> bool:
     r = ctx.reading
-    if _units_compared(ctx) or _asked_last(ctx) or _asked_first(ctx) is not None or _term_confirmed(ctx):
+    if _units_compared(ctx) or _asked_last(ctx) or _asked_first(ctx) is not None or _term_confirmed(ctx) \
+            or _term_attribute(ctx):
         return True
     # "which one should I look at": "which one" is "which of them", no ranking; "more streams" is no
     # ranking either ("more"/"fewer" rank only named sides, shapes/counting.py)

@@ -39,7 +39,9 @@ def _unknown_identifiers(ctx: Context) -> list[str]:
         ok = all(w.isalpha() and w not in numbers for w in run)
         return (run if ok else []), i
 
-    out = [tok.text for i, tok in enumerate(r.tokens) if _IDENTIFIER.match(tok.text) and not known(i)]
+    # a column the table has ("the result_id column") is no unknown measure
+    out = [tok.text for i, tok in enumerate(r.tokens) if _IDENTIFIER.match(tok.text) and not known(i)
+           and tok.text not in ctx.catalog.columns]
     for noun in (t for t in r.tags if t.kind == "cue" and t.value == "measure_noun"):
         i = noun.first - 1
         if i >= 0 and r.tokens[i].text.isalpha() and not known(i):

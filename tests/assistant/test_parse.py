@@ -391,6 +391,15 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "the server scenario is like a website with live users right?",  # a yes/no check of a term
     "offline is batch processing, correct?",
     "stämmer det att interactive är för chattar?",
+    "who actually runs mlperf? is it nvidia",  # words between "who" and "runs mlperf"
+    "vem är det som håller i mlperf egentligen? är det nvidia",
+    "is interactive just server with stricter limits, or is it something else",
+    "wan-2.2-t2v-a14b = text to video? or is it something else",
+    "är interactive bara server med snävare gränser, eller nåt annat?",
+    "what does the qwen3.6-27b benchmark in 6.1 actually measure",  # a long name inside "what does … measure"
+    "det nya e2e-rag-qna-testet i 6.1, vad går det ut på?",
+    "qwen3.6-27b dyker upp bland edge-resultaten i 6.1, vad är det för test",  # results: where it was seen
+    "tpot?? såg det bredvid ttft",  # a bare term, then a remark
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
@@ -400,6 +409,13 @@ def test_questions_about_terms_go_to_the_guide(catalog, question):
 @pytest.mark.parametrize("question", ["what is the best qwen3.6-27b result in v6.1?",
                                       "vad är det bästa resultatet på qwen3.6-27b i v6.1?"])
 def test_a_round_beside_a_measure_still_asks_for_results(catalog, question):
+    assert parse(question, catalog).intent != "define"
+
+
+@pytest.mark.parametrize("question", ["offline? what did nvidia score",  # the remark is a question of its own
+                                      "h200?? saw it in the news",  # a chip asks for its results
+                                      "Who had the fastest DeepSeek-R1 Offline result in v6.1 and what was it?"])
+def test_a_term_beside_a_request_or_a_named_system_is_no_definition(catalog, question):
     assert parse(question, catalog).intent != "define"
 
 
