@@ -385,8 +385,9 @@ def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure
 
 # Cues whose words frame a question, never its subject ("ok so what actually is …", "what does … mean").
 _FRAMING_CUES = ("define", "clause", "wh", "yes_no", "pronoun", "refers", "determiner", "one", "lead")
-# Cues that name what a definition is about ("how often": the round cadence), unlike framing cues.
-_TOPIC_CUES = ("frequency",)
+# Cues that name what a definition is about ("how often": the round cadence; "who runs mlperf":
+# MLCommons), unlike framing cues.
+_TOPIC_CUES = ("frequency", "organiser")
 
 
 def _define_keys(question: str, parsed: Parsed) -> set[str]:
@@ -400,7 +401,11 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
         keys -= framing - {w for m in parsed.reading.matches for w in _keywords(m.text)}
     if parsed.reading is not None:
         english = lexicon.load(lexicon.BASE_LANGUAGE)
+        # a word inside a topic cue is the topic's ("vem" in "vem står bakom mlperf" asks for no submitter)
+        topics = [(t.start, t.end) for t in parsed.reading.tags if t.kind == "cue" and t.value in _TOPIC_CUES]
         for tag in parsed.reading.tags:
+            if tag.kind != "cue" and any(s <= tag.start and tag.end <= e for s, e in topics):
+                continue
             # a cue says how a question is put ("för", "och"), not what it is about, but for a topic
             # cue ("how often": the round cadence); and an English word is its own key already
             # ("tpot" is one phrase of latency; "latency" would outweigh it)

@@ -271,6 +271,8 @@ def test_a_figure_is_asked_only_when_a_number_is(catalog, question, figure):
 ROUNDS_GUIDE = Passage(
     id="doc:mlperf-inference.md:0", doc_kind="guide", language="en", title="MLPerf Inference",
     text="## MLPerf Inference\n\nMLPerf Inference is a benchmark suite that MLCommons runs.\n\n"
+         "## MLCommons\n\nMLCommons is the industry consortium that owns the MLPerf name.\n\n"
+         "## Submitter\n\nThe submitter is the organisation or company that ran a result, often not NVIDIA.\n\n"
          "## Round cadence\n\nMLPerf rounds take place twice a year, so results appear about every six months.\n\n"
          "## Latency\n\nIn MLPerf, latency is the time a system takes to answer one request.\n\n"
          "## Time to first token and time per output token\n\nTime per output token (TPOT) is the gap between "
@@ -278,6 +280,8 @@ ROUNDS_GUIDE = Passage(
 ROUNDS_GUIDE_SV = Passage(
     id="doc:sv/mlperf-inference.sv.md:0", doc_kind="guide", language="sv", title="MLPerf Inference",
     text="## MLPerf Inference\n\nMLPerf Inference är en samling prestandatest som MLCommons driver.\n\n"
+         "## MLCommons\n\nMLCommons är det branschkonsortium som äger namnet MLPerf.\n\n"
+         "## Submitter\n\nInlämnaren är den organisation eller det företag som körde ett resultat, ofta inte NVIDIA.\n\n"
          "## Round cadence\n\nMLPerf-omgångarna hålls två gånger om året, ungefär var sjätte månad.\n\n"
          "## Latency\n\nI MLPerf är latens den tid det tar att besvara en förfrågan.\n\n"
          "## Time to first token and time per output token\n\nTid per utdatatoken (TPOT) är mellanrummet "
@@ -288,9 +292,12 @@ ROUNDS_GUIDE_SV = Passage(
     ("how often are there new mlperf results?", "twice a year"),
     ("hur ofta kommer det nya mlperf-resultat?", "två gånger om året"),  # a topic cue names the section
     ("vad är tpot för nåt", "mellanrummet"),  # the word typed, not its tag's other words ("latency")
+    ("who actually runs mlperf? is it nvidia", "industry consortium"),  # "who runs mlperf" names MLCommons
+    ("vem är det som håller i mlperf egentligen? är det nvidia", "branschkonsortium"),  # no submitter from "vem"
 ])
 def test_a_definition_follows_the_words_that_name_its_topic(catalog, question, expected):
     from assistant.compose_docs import define_answer
 
     answer = define_answer(question, [ROUNDS_GUIDE, ROUNDS_GUIDE_SV], parse(question, catalog), [])
     assert expected in answer.answer, answer.answer
+
