@@ -447,6 +447,7 @@ def _sections(passages: list[Passage]) -> list[tuple[str, str, Passage]]:
 # ("the apples-to-apples results") is not cut off after its first line.
 TERM_SENTENCES = 3
 TERMS_SENTENCES = 2  # per term, when a question asks about two
+RARE_SHARE = 20  # a question word found in at most 1/RARE_SHARE of the sections is about this section only
 
 
 def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts: list[str]) -> Answer:
@@ -507,13 +508,25 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
             # no section shares a word with the question ("asdfgh"): nothing to quote, never a random one
             return _answer(question, templates.text(lang, "docs", "no_guide"), status="no_data", passages=passages)
         head, body, p = _in_language(best, sections, lang)
-        sentences = _sentences(body)[:TERM_SENTENCES] or [body[:300]]
-        text = templates.text(lang, "docs", "define", quote=" ".join(sentences), title=p.title or p.id)
+        sentences = _sentences(body)
+        quote = " ".join(sentences[:TERM_SENTENCES] or [body[:300]])
+        later = _also_asked(sentences[:TERM_SENTENCES], sentences[TERM_SENTENCES:], keys, idf, len(sections))
+        if later:  # "what was gpt-j and what replaced it": the entry's sentence on the rest of the question
+            quote += " … " + later
+        text = templates.text(lang, "docs", "define", quote=quote, title=p.title or p.id)
         cited = [p]
     if facts:
         text += " " + " ".join(facts)
     return _answer(question, text, passages=cited + [q for q in passages if q not in cited],
                    citations=doc_citations(cited), notes=[templates.text(lang, "docs", "guide_note")])
+
+
+def _also_asked(quoted: list[str], rest: list[str], keys: set[str], idf: dict[str, float], sections: int) -> str | None:
+    """The first later sentence of an entry that holds a word of the question the quoted opening
+    lacks, a word few sections use ("replaced"; never "but" or "see"), or None."""
+    said = set().union(*(_stems(s) for s in quoted)) if quoted else set()
+    rare = {k for k in keys - said if idf.get(k, 0.0) >= math.log(1 + sections / max(1, sections // RARE_SHARE))}
+    return next((s for s in rest if rare & _stems(s)), None)
 
 
 # Kinds of term whose values are never ranked against each other (the guide's "Comparing results").

@@ -301,3 +301,17 @@ def test_a_definition_follows_the_words_that_name_its_topic(catalog, question, e
     answer = define_answer(question, [ROUNDS_GUIDE, ROUNDS_GUIDE_SV], parse(question, catalog), [])
     assert expected in answer.answer, answer.answer
 
+
+def test_a_later_sentence_of_the_entry_answers_the_rest_of_the_question(catalog):
+    from assistant.compose_docs import define_answer
+
+    entry = Passage(id="doc:benchmarks.md:0", doc_kind="guide", language="en", title="Benchmarks",
+                    text="## gpt-oss-120b\n\ngpt-oss-120b is a language-model benchmark. It reports Tokens/s. "
+                         "It has an Offline scenario. Its quality target is 99 percent. Its dataset is a set of questions. "
+                         "It was retired when llama2-70b-99.9 replaced it in v6.1.\n\n"
+                         "## Offline\n\nOffline sends all the work at once. It reports throughput.")
+    asked = define_answer("what is gpt-oss-120b and what replaced it?", [entry],
+                          parse("what is gpt-oss-120b and what replaced it?", catalog), [])
+    assert "language-model benchmark" in asked.answer and "… It was retired" in asked.answer, asked.answer
+    plain = define_answer("what is gpt-oss-120b", [entry], parse("what is gpt-oss-120b", catalog), [])
+    assert "retired" not in plain.answer  # only a word of the question pulls in a later sentence
