@@ -1,12 +1,17 @@
 """Questions about MLPerf's own terms on the full table: the values a term names (preview, rdi)
-and the columns a question quotes (result_id) exist only there, not in the small fixtures."""
+and the columns a question quotes (result_id) exist only there, not in the small fixtures; and
+"who won the round", which no MLPerf result answers on its own."""
 
 from __future__ import annotations
 
 import pytest
 
 from assistant.catalog import Catalog
+from assistant.conversation import Conversation
+from assistant.engine import Engine
+from assistant.offline import answer_question
 from assistant.parse import parse
+from ingest import settings as settings_mod
 
 
 @pytest.fixture(scope="module")
@@ -30,3 +35,27 @@ def test_a_term_asked_about_goes_to_the_guide(catalog, question):
                                       "what is the banana_score of nvidia in v6.1?"])  # still no such column
 def test_a_named_system_or_an_unknown_column_is_no_term(catalog, question):
     assert parse(question, catalog).intent != "define"
+
+
+@pytest.fixture(scope="module")
+def engine(results_table):
+    return Engine.from_table(results_table, settings=settings_mod.load())
+
+
+@pytest.mark.parametrize("question, lead, rnd", [
+    ("so who actually won mlperf 6.0 overall", "MLPerf names no overall winner", "v6.0"),
+    ("vem vann mlperf 6.1?", "MLPerf utser ingen totalvinnare", "v6.1"),
+])
+def test_who_won_a_round_says_there_is_no_overall_winner_and_gives_each_benchmarks_best(
+        engine, results_table, question, lead, rnd):
+    answer = answer_question(question, engine=engine, conversation=Conversation(), settings=engine.settings)
+    assert answer.answer.startswith(lead), answer.answer
+    closed = results_table[(results_table["round"] == rnd) & (results_table["division"] == "closed")]
+    named = [b for b in closed["benchmark"].unique() if f"{b} " in answer.answer]
+    assert len(named) >= 3, answer.answer  # the leaders per benchmark still follow
+
+
+def test_a_company_named_keeps_its_overview_without_the_no_winner_lead(engine):
+    answer = answer_question("how did lenovo do in v5.1?", engine=engine, conversation=Conversation(),
+                             settings=engine.settings)
+    assert "overall winner" not in answer.answer and "Lenovo" in answer.answer
