@@ -135,6 +135,10 @@ def _define_applies(ctx: Context) -> bool:
     if any(t.kind == "cue" and (t.value in ("source", "commentary") or (t.value == "source_weak" and r.publishers))
            and t.phrase not in r.publishers for t in r.tags):
         return False
+    # "techarena's piece compares the 405b latency target to ...": a publisher beside a term asks what
+    # the publisher wrote about it ("what is techarena" names the publisher alone)
+    if r.publishers and r.matches:
+        return False
     return all(column in TERMS for column, values in ctx.explicit.items() if values)
 
 

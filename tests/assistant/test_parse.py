@@ -625,6 +625,17 @@ def test_a_publisher_is_its_file_name_part_less_the_document_type_words():
     assert "nvidia" not in catalog.publishers and "amd" not in catalog.publishers and "blockchain" in catalog.publishers
 
 
+@pytest.mark.parametrize("question", [
+    "techarena's piece compares the gpt-oss-120b latency target to something people do. what's the comparison",
+    "coreweave's 6.0 text: how much memory did their gb300s have",  # a possessive before a document noun
+])
+def test_a_publishers_piece_about_a_term_is_a_question_for_the_documents(question):
+    catalog = Catalog.from_table(_table())
+    catalog.add_publishers(["v6.0_techarena_news.md"])
+    p = parse(question, catalog)
+    assert p.intent != "define" and p.needs_commentary, (p.intent, p.needs_commentary)
+
+
 @pytest.mark.parametrize("question, figure", [
     ("how much did software alone raise blackwell ultra token throughput, according to nvidia?", "ratio"),
     ("hur mycket ökade genomströmningen enligt AMD?", "ratio"),
