@@ -325,7 +325,9 @@ def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) 
     docs = [d for name in publishers for d in (catalog.publisher_docs.get(name, []) if catalog is not None else [])]
     if rounds:  # documents are named by round: the named publisher's piece on the round asked
         docs = [d for d in docs if any(d.startswith(rnd + "_") for rnd in rounds)] or docs
-    return Want(names=names + tuple(publishers), guide=guide, language=parsed.language, documents=tuple(docs))
+    organisations = tuple(dict.fromkeys(v for m in parsed.entities if m.column == "submitter" for v in m.values[:1]))
+    return Want(names=names + tuple(publishers), guide=guide, language=parsed.language, documents=tuple(docs),
+                organisations=organisations)
 
 
 def _passages(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed | None = None) -> list:

@@ -88,6 +88,8 @@ class Want:
     guide: bool = False
     language: str = "en"
     documents: tuple[str, ...] = ()  # ids of documents the question names by their publisher
+    # submitters named: a document's section headed by one is that organisation's own statement
+    organisations: tuple[str, ...] = ()
 
 
 FETCH = 60  # candidates from the vector index before reranking
@@ -163,11 +165,14 @@ def rerank(query: str, passages: list[Passage], want: Want) -> list[Passage]:
             score += BOOST / 2  # ... and wrote it ("AMD's own blog", not a news piece about AMD)
         if kinds & terms:
             score += BOOST / 2  # the document type asked for ("blog", "news", "analysis")
+        opening = p.text.strip().split("\n", 1)[0].lower()
+        headed = len(opening.split()) <= 6 and any(nm in opening and nm not in head for nm in subjects)
         if _doc_id(p) in want.documents:
             score += 2 * BOOST  # the document the question names
-            opening = p.text.strip().split("\n", 1)[0].lower()
-            if len(opening.split()) <= 6 and any(nm in opening and nm not in head for nm in subjects):
+            if headed:
                 score += BOOST  # ... its section headed by the organisation asked (a submitter's statement)
+        elif headed and any(o.lower() in opening for o in want.organisations):
+            score += BOOST  # a section headed by the organisation asked: its own statement
         if want.guide and p.doc_kind == "guide":  # a definition: the guide, in the question's language first
             score += 2 * BOOST + (BOOST if p.language == want.language else 0.0)
         scored.append((score, i, p))
@@ -213,6 +218,9 @@ def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind
         languages = sorted({want.language, BASE_LANGUAGE})
         where = {"$and": [where, {"$or": [{"doc_kind": {"$ne": "guide"}}, {"language": {"$in": languages}}]}]}
     hits = store.search(query, max(FETCH, k * 4), where=where)
+    if want.organisations and not want.documents and where:  # "lambda in 5.1, according to them": its statement
+        seen = {h.get("id") for h in hits}
+        hits += [h for h in store.search(" ".join(want.organisations), 2 * k, where=where) if h.get("id") not in seen]
     if want.documents and where:  # a named publisher's document, even when it ranks below the cut-off
         named = {"$and": [where, {"doc_id": {"$in": list(want.documents)}}]}
         seen = {h.get("id") for h in hits}

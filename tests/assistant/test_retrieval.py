@@ -90,3 +90,31 @@ def test_a_search_asks_for_the_guide_in_the_question_language_and_the_original_o
     assert {"language": {"$in": ["en", "sv"]}} in guide_clause and {"doc_kind": {"$ne": "guide"}} in guide_clause
     assert {"language": {"$in": ["en"]}} in [c for c in store.wheres[1]["$and"] if "$or" in c][0]["$or"]
     assert store.wheres[2] == {"kind": "verified"}  # solved questions have no language variants
+
+
+def test_with_no_document_named_the_section_headed_by_the_submitter_asked_comes_first():
+    """"lambda in 5.1, according to them": Lambda's own statement, wherever it is."""
+    doc = "v5.1_mlcommons_supplemental-discussion.pdf"
+    passages = [Passage(id="doc:v5.1_news.md:0", text="Throughput rose 15% this round.", title="News"),
+                Passage(id=f"doc:{doc}:21", text="Lambda\n\nThroughput rose 15% over the previous round.",
+                        title="Discussion")]
+    asked = rerank("how much higher throughput, according to them", passages,
+                   Want(names=("lambda",), organisations=("Lambda",)))
+    assert asked[0].id == f"doc:{doc}:21"
+    plain = rerank("how much higher throughput, according to them", passages, Want(names=("lambda",)))
+    assert plain[0].id == "doc:v5.1_news.md:0"  # the boost is the submitter's, not the word's
+
+
+class _Found(_Store):
+    def search(self, query, k, where=None):
+        super().search(query, k, where)
+        self.queries = getattr(self, "queries", []) + [query]
+        return []
+
+
+def test_a_submitter_asked_is_also_searched_by_name():
+    from assistant.retrieval import search
+
+    store = _Found()
+    search(store, "how much higher throughput, according to them", 5, want=Want(organisations=("Lambda",)))
+    assert store.queries == ["how much higher throughput, according to them", "Lambda"]
