@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from assistant import lexicon, templates
@@ -50,7 +51,7 @@ _SAYS = re.compile(r"\b(said|says|quoted|commented|stated|noted|told|added|expla
                    r"head of|professor|author|by)\b", re.I)
 # Numbers that belong to a name, not a figure: a round ("MLPerf Inference 6.0") or a model ("Llama 2 70B").
 _NOT_A_FIGURE = re.compile(r"^\d\.\d$")
-_MODEL_SIZE_AFTER = re.compile(r"^\s*\d+(?:\.\d+)?[bB]\b")
+_MODEL_SIZE_AFTER = re.compile(r"^[\s-]*\d+(?:\.\d+)?[bB]\b")  # "Llama 2 70B", "Llama 2-70B"
 # When no sentence states the kind asked, a near kind may ("scaling efficiency" is a percentage).
 _NEAR = {"efficiency": ("share",), "ratio": ("share",), "share": ("ratio",), "tokens": ("samples",)}
 # Which figure a question asks for, from its tags: the first that applies wins. "Per GPU" alone
@@ -351,11 +352,15 @@ _YEAR = re.compile(r"^(?:19[89]\d|20[0-4]\d)$")
 _GENERIC = {"mlperf", "inference", "mlcommons"}
 
 
-def _source_of(quote: Quote, passages: list[Passage]) -> str:
+def _source_of(quote: Quote, passages: list[Passage], organisations: Iterable[str] = ()) -> str:
     """Who states the figure: the publisher, or for MLCommons' Supplemental Discussion (each
-    submitter's own statement) the submitter whose statement the sentence is in."""
+    submitter's own statement) the submitter whose statement the sentence is in: its page's
+    heading, else the organisation asked when the chunk names it (the heading's chunk was not
+    retrieved)."""
     p = quote.passage
     owner = _owner(p, passages)
+    if not owner and "statements written by" in (p.source or "").lower():
+        owner = next((o for o in organisations if o.lower() in p.text.lower()), "")
     return f"{owner} ({p.title or _source(p)})" if owner else _source(p)
 
 
@@ -377,8 +382,9 @@ def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure
         return _answer(question, text, status="no_data", passages=passages, citations=doc_citations(passages),
                        notes=[templates.text(lang, "docs", "claims_note")])
     p = quote.passage
-    text = templates.text(lang, "docs", "figure", source=_source_of(quote, passages), figure=quote.figure,
-                          sentence=quote.sentence, title=p.title or p.id)
+    organisations = [m.values[0] for m in parsed.entities if m.column == "submitter" and m.values]
+    text = templates.text(lang, "docs", "figure", source=_source_of(quote, passages, organisations),
+                          figure=quote.figure, sentence=quote.sentence, title=p.title or p.id)
     return _answer(question, text, passages=[p] + [q for q in passages if q is not p],
                    citations=doc_citations([p] + passages), notes=[templates.text(lang, "docs", "claims_note")])
 

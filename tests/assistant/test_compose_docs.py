@@ -315,3 +315,24 @@ def test_a_later_sentence_of_the_entry_answers_the_rest_of_the_question(catalog)
     assert "language-model benchmark" in asked.answer and "… It was retired" in asked.answer, asked.answer
     plain = define_answer("what is gpt-oss-120b", [entry], parse("what is gpt-oss-120b", catalog), [])
     assert "retired" not in plain.answer  # only a word of the question pulls in a later sentence
+
+
+@pytest.mark.parametrize("question, lead", [
+    ("lambda in 5.1: how much higher throughput on llama 3.1-405b than the round before, according to them?",
+     "According to Lambda"),
+    ("lambda i 5.1: hur mycket högre genomströmning på llama 3.1-405b än förra rundan, enligt dem?", "Enligt Lambda"),
+])
+def test_a_statement_whose_heading_was_not_retrieved_is_the_submitter_asked(question, lead):
+    """The chunk of Lambda's page that states the figure, without the page's heading; "Llama 2-70B"
+    is a model's name, never the figure."""
+    from assistant.compose_docs import figure_answer
+
+    catalog = Catalog.from_table(small_table([("v5.1", 510, "llama3.1-405b", "Offline", "Tokens/s", "Lambda", "B200",
+                                               "NVIDIA")]))
+    chunk = _doc("v5.1_mlcommons_supplemental-discussion.pdf", 21,
+                 "Our benchmarks on Llama 2-70B and Llama 3.1-405B ran on a Lambda Cloud cluster. We observed gains "
+                 "over the previous round, up to 15% higher for Llama 3.1-405B.", rounds=["v5.1"], source=STATEMENTS,
+                 title="MLPerf Inference v5.1 Supplemental Discussion", page=12)
+    parsed = parse(question, catalog)
+    answer = figure_answer(question, [chunk], parsed, asked_figure(parsed))
+    assert answer.answer.startswith(f"{lead} (MLPerf Inference v5.1 Supplemental Discussion), 15%"), answer.answer
