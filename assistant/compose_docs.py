@@ -389,6 +389,17 @@ def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure
                    citations=doc_citations([p] + passages), notes=[templates.text(lang, "docs", "claims_note")])
 
 
+# Kinds of term a "which …" question may ask for (assistant.shapes.documents.TERMS).
+_TERM_KINDS = ("benchmark", "scenario", "division", "availability", "system_type", "units")
+
+
+def asked_kind(parsed: Parsed) -> str | None:
+    """The kind of term a definition asks to choose ("which scenario is for batch jobs": scenario),
+    when it names no term of it; else None."""
+    r = parsed.reading
+    if r is None or not r.has("cue", "wh") or parsed.entities:
+        return None
+    return next((t.value for t in r.tags if t.kind in ("grouping", "attribute") and t.value in _TERM_KINDS), None)
 # Cues whose words frame a question, never its subject ("ok so what actually is …", "what does … mean").
 _FRAMING_CUES = ("define", "clause", "wh", "yes_no", "pronoun", "refers", "determiner", "one", "lead")
 # Cues that name what a definition is about ("how often": the round cadence; "who runs mlperf":
@@ -400,6 +411,9 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
     """The words of a question about a term, plus for a Swedish one the English words of its
     tags (the English guide's headings may be the only match)."""
     keys = _keywords(question)
+    if asked_kind(parsed):  # "which scenario is for batch jobs": the kind names no section; the description does
+        keys -= {w for t in parsed.reading.tags if t.kind in ("grouping", "attribute") and t.value in _TERM_KINDS
+                 for w in _keywords(parsed.reading.text[t.start:t.end])}
     if parsed.reading is not None:  # words that only frame the question ("actually", "like", "so")
         # the phrase's own words, not the words its gap spans ("what do … mean" frames TTFT, it is not it)
         framing = {w for t in parsed.reading.tags if t.kind == "cue" and t.value in _FRAMING_CUES
@@ -456,7 +470,8 @@ TERMS_SENTENCES = 2  # per term, when a question asks about two
 RARE_SHARE = 20  # a question word found in at most 1/RARE_SHARE of the sections is about this section only
 
 
-def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts: list[str]) -> Answer:
+def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts: list[str],
+                  choices: Iterable[str] = ()) -> Answer:
     """A term explained by the guide in the question's language: the section whose heading is the
     term (else the one that best shares the question's words), its first sentences quoted and
     cited, plus what the table adds ("first appears in v6.0; 14 results in v6.1"). Two terms
@@ -464,6 +479,8 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     compares them when the guide has one ("Closed versus open results")."""
     lang = parsed.language
     sections = _sections(passages)
+    named = {c.lower() for c in choices}  # "which scenario …": a scenario's own section answers, if one fits
+    own = [sec for sec in sections if sec[0].lower() in named]
     if not sections:
         return _answer(question, templates.text(lang, "docs", "no_guide"), status="no_data", passages=passages)
     terms = list(dict.fromkeys(m.values[0].lower() for m in parsed.entities if m.values))
@@ -510,6 +527,9 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         cited = [p for _, _, p in chosen]
     else:
         best = max(sections, key=lambda sec: score(sec, terms[0] if terms else None))
+        fits = max(own, key=lambda sec: score(sec, None)) if own else None
+        if fits is not None and score(fits, None)[0] - 2 * (fits[2].language == lang) > 0:
+            best = fits
         if not terms and score(best, None)[0] - 2 * (best[2].language == lang) <= 0:
             # no section shares a word with the question ("asdfgh"): nothing to quote, never a random one
             return _answer(question, templates.text(lang, "docs", "no_guide"), status="no_data", passages=passages)

@@ -381,7 +381,7 @@ def _facts(parsed: Parsed, engine: Any) -> list[str]:
 
 def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[str]] | None) -> Answer:
     from assistant.compose import compose_commentary
-    from assistant.compose_docs import asked_figure, define_answer, figure_answer
+    from assistant.compose_docs import asked_figure, asked_kind, define_answer, figure_answer
 
     # a round the table lacks may still be a round the documents cover (commentary on v5.0)
     unknown = list(parsed.reading.unknown_rounds) if parsed.reading is not None else []
@@ -391,7 +391,9 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
         passages = _passages(question, engine, None, parsed)
     figure = asked_figure(parsed)
     if parsed.intent == "define":
-        answer = define_answer(question, _guide(question, parsed, engine) + passages, parsed, _facts(parsed, engine))
+        kind = asked_kind(parsed)
+        answer = define_answer(question, _guide(question, parsed, engine) + passages, parsed, _facts(parsed, engine),
+                               choices=engine.catalog.values(kind) if kind else ())
     elif figure and passages:
         answer = figure_answer(question, passages, parsed, figure)
         if answer.status == "answered":  # the figure leads; the other passages follow, for context

@@ -109,10 +109,21 @@ def _term_attribute(ctx: Context) -> bool:
         and not any(t.kind in ("measure", "direction", "operation", "comparator") for t in r.tags)
 
 
+def _which_term(ctx: Context) -> bool:
+    """"which scenario is for chatbots", "vilket scenario motsvarar ett nattjobb": which of a kind of
+    term fits a description, naming no value, company or round and ranking nothing, is answered by
+    the guide's section that fits it ("which scenarios did nvidia run" names a company: results)."""
+    r = ctx.reading
+    kinds = {t.value for t in r.tags if t.kind in ("grouping", "attribute")}
+    return r.has("cue", "wh") and bool(kinds) and kinds <= set(TERMS) and not r.matches and not ctx.rounds \
+        and not r.conditions and not ctx.parsed.claimed and not r.publishers \
+        and not any(t.kind in ("direction", "operation") for t in r.tags)  # a comparator word binds no number
+
+
 def _define_applies(ctx: Context) -> bool:
     r = ctx.reading
     if _units_compared(ctx) or _asked_last(ctx) or _asked_first(ctx) is not None or _term_confirmed(ctx) \
-            or _term_attribute(ctx):
+            or _term_attribute(ctx) or _which_term(ctx):
         return True
     # "which one should I look at": "which one" is "which of them", no ranking; "more streams" is no
     # ranking either ("more"/"fewer" rank only named sides, shapes/counting.py)

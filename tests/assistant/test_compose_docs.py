@@ -336,3 +336,17 @@ def test_a_statement_whose_heading_was_not_retrieved_is_the_submitter_asked(ques
     parsed = parse(question, catalog)
     answer = figure_answer(question, [chunk], parsed, asked_figure(parsed))
     assert answer.answer.startswith(f"{lead} (MLPerf Inference v5.1 Supplemental Discussion), 15%"), answer.answer
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("which scenario is the one for a batch of work arriving at once?", "Offline is the scenario"),
+    ("vilket scenario är det för en batch av arbete som kommer på en gång?", "Offline is the scenario"),
+])
+def test_which_scenario_fits_a_description_is_answered_by_a_scenarios_own_section(catalog, question, expected):
+    """The general "Scenario" section shares "scenario" and more; the kind asked names no section."""
+    from assistant.compose_docs import asked_kind, define_answer
+
+    parsed = parse(question, catalog)
+    assert parsed.intent == "define" and asked_kind(parsed) == "scenario"
+    answer = define_answer(question, [GUIDE], parsed, [], choices=["Offline", "Server", "Interactive"])
+    assert expected in answer.answer, answer.answer

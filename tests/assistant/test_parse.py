@@ -400,6 +400,8 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "det nya e2e-rag-qna-testet i 6.1, vad går det ut på?",
     "qwen3.6-27b dyker upp bland edge-resultaten i 6.1, vad är det för test",  # results: where it was seen
     "tpot?? såg det bredvid ttft",  # a bare term, then a remark
+    "which scenario is for chatbots",  # which of a kind of term fits a description
+    "vilket scenario passar ett nattjobb",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
@@ -414,6 +416,8 @@ def test_a_round_beside_a_measure_still_asks_for_results(catalog, question):
 
 @pytest.mark.parametrize("question", ["offline? what did nvidia score",  # the remark is a question of its own
                                       "h200?? saw it in the news",  # a chip asks for its results
+                                      "which scenarios did nvidia run in v6.1",  # a company: its results
+                                      "which scenario has the highest throughput",  # a ranking
                                       "Who had the fastest DeepSeek-R1 Offline result in v6.1 and what was it?"])
 def test_a_term_beside_a_request_or_a_named_system_is_no_definition(catalog, question):
     assert parse(question, catalog).intent != "define"
