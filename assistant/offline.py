@@ -190,7 +190,7 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
     except SpecError as exc:
         return _spec_error(question, exc, parsed)
     if result.empty and spec.op in ("rows", "aggregate"):
-        result = _other_column(engine, spec, parsed) or result
+        result = _other_column(engine, spec, parsed) or _joint_submitters(engine, spec, parsed) or result
     if result.empty and parsed.round_defaulted and spec.op == "rows":
         result = _earlier_round(engine, spec, parsed) or result
     if parsed.claimed and spec.op == "rows":
@@ -240,6 +240,23 @@ def _other_column(engine: Any, spec: Any, parsed: Parsed) -> Any:
                                      used=used.replace("_", " ")))
             return result
     return None
+
+
+def _joint_submitters(engine: Any, spec: Any, parsed: Parsed) -> Any:
+    """No rows for a submitter, and it submitted jointly with another ("AMD_MangoBoost" for
+    MangoBoost): the joint submissions answer, and the notes say so. Only when it alone has none,
+    so a count for Dell never silently adds Dell_AMD."""
+    named = spec.filters.submitter or []
+    wanted = {n.lower() for n in named}
+    joint = [v for v in engine.catalog.values("submitter")
+             if "_" in v and v not in named and wanted & {part.lower() for part in v.split("_")}]
+    if not joint:
+        return None
+    result = engine.execute(spec.model_copy(update={"filters": spec.filters.model_copy(update={"submitter": joint})}))
+    if result.empty:
+        return None
+    parsed.notes.append(Note("joint_submitters", named=", ".join(named), joint=", ".join(joint)))
+    return result
 
 
 def _earlier_round(engine: Any, spec: Any, parsed: Any) -> Any:

@@ -409,3 +409,24 @@ def test_a_name_that_is_a_vendor_and_a_submitter_is_read_the_way_that_has_rows(e
 def test_power_results_of_a_round_without_them_is_no_data(engine):
     a = ask(engine, "power results for v6.1")
     assert a.status == "no_data" and not a.passages
+
+
+def test_a_submitter_with_only_joint_results_is_answered_by_them_and_says_so(engine, results_table):
+    """MangoBoost ran MI355X in v5.1 only jointly ("AMD_MangoBoost"); plain pandas finds the rows."""
+    t = results_table
+    joint = t[(t["round"] == "v5.1") & (t["accelerator_family"] == "MI355X")
+              & t["submitter"].str.split("_").apply(lambda parts: "MangoBoost" in parts and len(parts) > 1)]
+    assert len(joint) and not len(t[(t["round"] == "v5.1") & (t["submitter"] == "MangoBoost")
+                                    & (t["accelerator_family"] == "MI355X")])
+    a = ask(engine, "what throughput did mangoboost get on mi355x in v5.1?")
+    assert a.status == "answered" and {r["submitter"] for r in a.rows} <= set(joint["submitter"])
+    assert any("joint submissions" in n for n in a.notes), a.notes
+
+
+def test_a_count_for_a_submitter_never_adds_its_joint_results(engine, results_table):
+    t = results_table
+    alone = len(t[(t["round"] == "v5.1") & (t["submitter"] == "Dell")])
+    with_joint = len(t[(t["round"] == "v5.1") & t["submitter"].str.startswith("Dell")])
+    assert alone and with_joint > alone  # Dell_AMD, Dell_Broadcom … exist beside Dell
+    a = ask(engine, "how many results did dell submit in v5.1?")
+    assert f"{alone}" in a.answer and not any("joint submissions" in n for n in a.notes), a.answer
