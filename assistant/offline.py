@@ -170,9 +170,9 @@ def answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: A
 
 def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: Any = None,
                    scope: dict[str, list[str]] | None = None, commentary: bool = True) -> Answer:
-    from assistant import compose
+    from assistant import claims, compose
     from assistant.executor import SpecError
-    from assistant.parse import with_scope
+    from assistant.parse import ATTRIBUTION, with_scope
 
     catalog = engine.catalog
     if parsed.status in ("no_data", "clarify"):
@@ -195,7 +195,12 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
         result = _earlier_round(engine, spec, parsed) or result
     if parsed.claimed and spec.op == "rows":
         result = _claim_check(engine, spec, parsed) or result
+    verdict = None
+    if not parsed.claimed and (checked := claims.check(engine, spec, parsed, ATTRIBUTION)) is not None:
+        result, verdict = checked  # "AMD says … passed 1 million tokens/s": the claim, its rows, a verdict
     answer = compose.compose(question, result, parsed)
+    if verdict is not None and answer.status == "answered":
+        answer.answer = verdict.sentence + " " + answer.answer
     if commentary and parsed.needs_commentary and answer.status == "answered":
         _quote_sources(question, answer, engine, parsed, spec.filters.round)
     return answer
@@ -420,10 +425,36 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
     else:
         answer = compose_commentary(question, passages, parsed)
     answer.query = {"parsed": parsed.state()}
+    if parsed.intent != "define":
+        _claim_beside(answer, parsed, engine)
     from assistant import readout
 
     answer.reading = readout.line(parsed, None)
     return answer
+
+
+def _claim_beside(answer: Answer, parsed: Parsed, engine: Any) -> None:
+    """"Digital Today says … 1.55 million tokens/s on DeepSeek-R1": beside what the documents say,
+    the table's matching row with its id and the verdict code computed (assistant.claims)."""
+    from assistant import claims
+    from assistant.compose import _query, compact_rows, row_citations
+    from assistant.parse import ATTRIBUTION
+    from assistant.parsed import filters_of
+    from assistant.spec import QuerySpec
+
+    if not parsed.explicit.get("benchmark"):  # a figure of which results? the table cannot say
+        return
+    spec = QuerySpec(op="rows", filters=filters_of(parsed.explicit, parsed.explicit.get("round") or [], parsed),
+                     metric="result", order="best", limit=5)
+    checked = claims.check(engine, spec, parsed, ATTRIBUTION)
+    if checked is None:
+        return
+    result, verdict = checked
+    rows = compact_rows(result.rows)
+    answer.answer = verdict.sentence + " " + answer.answer
+    answer.rows = rows + answer.rows
+    answer.citations = row_citations(rows) + answer.citations
+    answer.query = {**answer.query, "claim": _query(result)}
 
 
 def _spec_error(question: str, exc: Any, parsed: Any) -> Answer:

@@ -49,6 +49,9 @@ class Reading:
     top_n: int | None = None
     inherited: bool = False  # the second part of a two-part question: "they" means the first part's rows
     publishers: list[str] = field(default_factory=list)  # document publishers named ("ieee spectrum")
+    # Rounded figures of the result stated with no comparator ("1.55 million tokens/s"), as the
+    # interval their rounding allows: a claim to check, never a filter.
+    stated: list[Condition] = field(default_factory=list)
 
     def has(self, kind: str, *values: str) -> bool:
         """True when a tag of `kind` (with one of `values`, if given) is in the question."""
@@ -132,6 +135,38 @@ def _condition(kind: str, n: float, unit: Tag, tokens: list[Token], first: int) 
     column = "result" if units.is_result_bound(unit.value) else unit.value
     lo, hi = _bound(kind, n, column in _WHOLE)
     return Condition(column, lo, hi, " ".join(t.text for t in tokens[first:unit.last]), units.bound_unit(unit.value))
+
+
+# A rounded figure stands for the values one unit of its last digit either side allows (writers
+# round and truncate: 1,555,110 is written "1.55 million"), but never more than this share of it
+# ("1 million" is 950,000 to 1,050,000, not 0 to 2,000,000).
+ROUNDING_SHARE = 0.05
+
+
+def _stated(text: str, tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon,
+            conditions: list[Condition]) -> list[Condition]:
+    """Figures of the result written rounded with a scale word ("1.55 million tokens/s", "1m
+    tokens/s", "1,55 miljoner tokens/s") and no comparator: the interval of values that round to them."""
+    if any(c.column == "result" for c in conditions):
+        return []
+    out = []
+    for i, tok in enumerate(tokens):
+        q = _quantity(tokens, i, lex, tags)
+        scaled = q is not None and (q[1] == i + 2 or lexicon.number_value(tok.text, lex.numbers) is None)
+        unit = _unit_after(tags, q[1]) if q and scaled else None
+        if unit is None or not units.is_result_bound(unit.value):
+            continue
+        digits = re.match(r"\d+(?:\.(\d+))?", tok.text)
+        if digits is None:
+            continue
+        scale, whole, decimals, first = q[0] / float(digits.group(0)), digits.group(0), digits.group(1) or "", i
+        if i and tokens[i - 1].text.isdigit() and text[tokens[i - 1].end:tok.start] == "," and not decimals:
+            whole, decimals, first = f"{tokens[i - 1].text}.{tok.text}", tok.text, i - 1  # a decimal comma: "1,55"
+        value = float(whole) * scale
+        tol = min(10 ** -len(decimals) * scale, ROUNDING_SHARE * value)
+        said = text[tokens[first].start:tokens[unit.last - 1].end]
+        out.append(Condition("result", value - tol, value + tol, said, units.bound_unit(unit.value)))
+    return out
 
 
 def _conditions(text: str, tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon,
@@ -222,7 +257,8 @@ def read(question: str, catalog: Catalog) -> Reading:
              for name, (s, e) in publishers]
     return Reading(text=text, language=language, tokens=tokens, tags=tags, matches=matches,
                    known_rounds=known, unknown_rounds=unknown, conditions=conditions, top_n=_top_n(tags, tokens, lex),
-                   publishers=[name for name, _ in publishers])
+                   publishers=[name for name, _ in publishers],
+                   stated=_stated(text, tags, tokens, lex, conditions))
 
 
 def _token_index(tokens: list[Token], char: int) -> int:
