@@ -23,7 +23,8 @@ def _units_compared(ctx: Context) -> bool:
     if not r.has("operation", "compare") or ctx.rounds:
         return False
     units = {t.value for t in r.tags if t.kind == "measure" and t.value in UNIT_MEASURES}
-    if len(units) >= 2 and not any(ctx.explicit.values()):
+    # "line up llama tokens/s against dlrm samples/s": the benchmarks only say whose units they are
+    if len(units) >= 2 and all(column == "benchmark" for column, values in ctx.explicit.items() if values):
         return True
     terms = [m for m in r.matches if m.column in TERMS and m.column != "benchmark"]
     return r.has("cue", "yes_no") and len(terms) >= 2 and len(terms) == len(r.matches)
@@ -127,8 +128,11 @@ def _define_applies(ctx: Context) -> bool:
         return True
     # "which one should I look at": "which one" is "which of them", no ranking; "more streams" is no
     # ranking either ("more"/"fewer" rank only named sides, shapes/counting.py)
+    # ... nor is a direction inside a question about what is better ("is smaller better there?")
+    asked = [(t.start, t.end) for t in r.tagged("cue", "define")]
     ranked = any(t.kind == "direction" and t.value not in ("more", "fewer")
-                 and not (t.value == "top_n" and r.text[t.start:t.end].lower() == "which one") for t in r.tags)
+                 and not (t.value == "top_n" and r.text[t.start:t.end].lower() == "which one")
+                 and not any(s <= t.start and t.end <= e for s, e in asked) for t in r.tags)
     if not (r.has("cue", "define") or _bare_term(ctx)) or ranked or r.has("comparator"):
         return False
     # "yolo-95 showed up in 6.0, what's that": a round beside a term dates it; a round beside a
