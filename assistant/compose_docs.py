@@ -18,6 +18,7 @@ from assistant.answer import Answer, Passage
 from assistant.compose import _answer, _keywords, doc_citations
 from assistant.parsed import Parsed
 from assistant.retrieval import doc_parts
+from assistant.shapes.documents import UNIT_MEASURES
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])|\n+")
 _HEADING = re.compile(r"^#+\s*(.+)\n?", re.M)
@@ -403,8 +404,8 @@ def asked_kind(parsed: Parsed) -> str | None:
 # Cues whose words frame a question, never its subject ("ok so what actually is …", "what does … mean").
 _FRAMING_CUES = ("define", "clause", "wh", "yes_no", "pronoun", "refers", "determiner", "one", "lead")
 # Cues that name what a definition is about ("how often": the round cadence; "who runs mlperf":
-# MLCommons), unlike framing cues.
-_TOPIC_CUES = ("frequency", "organiser")
+# MLCommons; "is smaller better": the direction of better), unlike framing cues.
+_TOPIC_CUES = ("frequency", "organiser", "better")
 
 
 def _define_keys(question: str, parsed: Parsed) -> set[str]:
@@ -421,10 +422,11 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
         keys -= framing - {w for m in parsed.reading.matches for w in _keywords(m.text)}
     if parsed.reading is not None:
         english = lexicon.load(lexicon.BASE_LANGUAGE)
-        # a word inside a topic cue is the topic's ("vem" in "vem står bakom mlperf" asks for no submitter)
-        topics = [(t.start, t.end) for t in parsed.reading.tags if t.kind == "cue" and t.value in _TOPIC_CUES]
+        # with a topic cue, the topic names the section: no other tag adds its English words ("vem" in
+        # "vem står bakom mlperf" asks for no submitter; latency's "ttft" in "är lägre bättre för latens")
+        topic = parsed.reading.has("cue", *_TOPIC_CUES)
         for tag in parsed.reading.tags:
-            if tag.kind != "cue" and any(s <= tag.start and tag.end <= e for s, e in topics):
+            if tag.kind != "cue" and topic:
                 continue
             # a cue says how a question is put ("för", "och"), not what it is about, but for a topic
             # cue ("how often": the round cadence); and an English word is its own key already
@@ -489,6 +491,15 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     # a word few sections use says more than one most do ("framework" over "results"); words match
     # by stem ("rounds" names "Round cadence")
     keys = {_stem(k) for k in keys}
+    if not terms:  # "watts and others in millijoules?? what are those": two entries named by their headings
+        single = [sec[0].lower() for sec in sections if len(sec[0].split()) == 1 and _stem(sec[0].lower()) in keys]
+        terms = list(dict.fromkeys(single)) if len(set(single)) >= 2 else []
+    asked = [] if terms else _asked_term(parsed)
+    if parsed.reading is not None and parsed.reading.has("cue", *_TOPIC_CUES):
+        # "wan 2.2 is in seconds, so smaller is better?": the topic, not the benchmark it was seen on
+        terms, asked = [], []
+        named_words = {_stem(w) for m in parsed.entities for w in _keywords(m.text)}
+        keys = keys - named_words or keys
     heads = {id(sec): _stems(sec[0]) for sec in sections}
     bodies = {id(sec): _stems(sec[1][:400]) for sec in sections}
     df = {k: sum(k in heads[id(sec)] | bodies[id(sec)] for sec in sections) for k in keys}
@@ -498,7 +509,7 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         head, body, p = section
         heading = head.lower()
         named = 0
-        for t in ([term] if term else terms):
+        for t in ([term] if term else terms or asked):
             named = max(named, 20 if heading == t else 10 if heading.startswith(t) or (head and t.startswith(
                 heading)) else 0)
         said = 3 * sum(idf.get(k, 0.0) for k in keys & heads[id(section)]) + \
@@ -522,8 +533,6 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
                                  quote=" ".join(_sentences(body)[:TERMS_SENTENCES] or [body[:300]]),
                                  title=p.title or p.id) for _, body, p in chosen]
         text = " ".join(quotes)
-        if (kind := _compared_kind(parsed)) is not None:  # "can I compare Offline with Server?": no
-            text = templates.text(lang, "docs", f"not_comparable_{kind}") + " " + text
         cited = [p for _, _, p in chosen]
     else:
         best = max(sections, key=lambda sec: score(sec, terms[0] if terms else None))
@@ -541,10 +550,27 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
             quote += " … " + later
         text = templates.text(lang, "docs", "define", quote=quote, title=p.title or p.id)
         cited = [p]
+    if (kind := _compared_kind(parsed)) is not None:  # "can I compare Offline with Server?": no
+        text = templates.text(lang, "docs", f"not_comparable_{kind}") + " " + text
     if facts:
         text += " " + " ".join(facts)
     return _answer(question, text, passages=cited + [q for q in passages if q not in cited],
                    citations=doc_citations(cited), notes=[templates.text(lang, "docs", "guide_note")])
+
+
+def _asked_term(parsed: Parsed) -> list[str]:
+    """The word or two a definition asks about, right after its cue and before the sentence ends
+    ("what even is mlperf? a company …": mlperf), when no catalog term names it; else []."""
+    r = parsed.reading
+    cue = next(iter(r.tagged("cue", "define")), None) if r is not None else None
+    if cue is None:
+        return []
+    rest = re.split(r"[?!.,;:]", r.text[cue.end:], maxsplit=1)[0]
+    words = [w for w in rest.lower().split() if w not in _ARTICLES]
+    return [" ".join(words)] if 0 < len(words) <= 2 else []
+
+
+_ARTICLES = {"a", "an", "the", "en", "ett", "den", "det"}
 
 
 def _also_asked(quoted: list[str], rest: list[str], keys: set[str], idf: dict[str, float], sections: int) -> str | None:
@@ -561,10 +587,13 @@ _NEVER_ACROSS = ("scenario", "units", "division")
 
 def _compared_kind(parsed: Parsed) -> str | None:
     """The kind of two terms a yes/no question asks to compare ("can I compare Offline with
-    Server?"), when results are never compared across that kind; else None."""
+    Server?", "can I line up tokens/s against samples/s?"), when results are never compared
+    across that kind; else None."""
     r = parsed.reading
     if r is None or not (r.has("operation", "compare") and r.has("cue", "yes_no")):
         return None
+    if len({t.value for t in r.tagged("measure", *UNIT_MEASURES)}) >= 2:
+        return "units"
     kinds = {m.column for m in parsed.entities}
     if len(parsed.entities) >= 2 and len(kinds) == 1 and (kind := kinds.pop()) in _NEVER_ACROSS:
         return kind

@@ -350,3 +350,37 @@ def test_which_scenario_fits_a_description_is_answered_by_a_scenarios_own_sectio
     assert parsed.intent == "define" and asked_kind(parsed) == "scenario"
     answer = define_answer(question, [GUIDE], parsed, [], choices=["Offline", "Server", "Interactive"])
     assert expected in answer.answer, answer.answer
+
+
+UNITS_GUIDE = Passage(
+    id="doc:systems.md:0", doc_kind="guide", language="en", title="Systems",
+    text="## MLPerf Inference\n\nMLPerf Inference is a benchmark suite that MLCommons runs.\n\n"
+         "## System under test\n\nThe system under test is the computer a test measures, a company's machine.\n\n"
+         "## Watts\n\nWatts are the unit of power results, the average power a system drew.\n\n"
+         "## Millijoules\n\nMillijoules are the unit of energy per query for edge power results.\n\n"
+         "## Direction of better\n\nWhether a bigger number is better depends on the unit: lower is better for "
+         "latency.\n\n"
+         "## llama2-70b-99.9\n\nllama2-70b-99.9 is the high-accuracy Llama 2 70B benchmark, in Tokens/s.")
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("ok dumb question but what even is mlperf? a company, a test, a ranking site?", ["benchmark suite"]),
+    ("some rows are in watts and others in millijoules?? what are those", ["average power", "energy per query"]),
+    ("llama2-70b-99.9 is in tokens/s.. so higher is better there?", ["depends on the unit"]),
+    ("är lägre bättre för latens?", ["depends on the unit"]),
+])
+def test_a_definition_finds_the_entry_its_words_name(catalog, question, expected):
+    """The word after "what even is"; two entries named by their headings; a topic ("is smaller
+    better") over the benchmark it was seen on."""
+    from assistant.compose_docs import define_answer
+
+    answer = define_answer(question, [UNITS_GUIDE], parse(question, catalog), [])
+    assert all(e in answer.answer for e in expected), answer.answer
+
+
+def test_lining_up_two_units_says_they_are_never_compared(catalog):
+    from assistant.compose_docs import define_answer
+
+    question = "can i just line up llama2-70b-99.9 tokens/s against samples/s to see which gpu is best?"
+    answer = define_answer(question, [UNITS_GUIDE], parse(question, catalog), [])
+    assert answer.answer.startswith("Not directly: results in different units"), answer.answer
