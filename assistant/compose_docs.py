@@ -60,7 +60,7 @@ _NEAR = {"efficiency": ("share",), "ratio": ("share",), "share": ("ratio",), "to
 _ASKED = [("measure", "ratio", "ratio"), ("measure", "share", "share"), ("measure", "money", "money"),
           ("measure", "efficiency", "efficiency"), ("measure", "latency", "latency"), ("measure", "tokens", "tokens"),
           ("measure", "samples", "samples"), ("measure", "queries", "samples"), ("measure", "power", "power"),
-          ("operation", "count", "count"), ("measure", "amount", "amount"),
+          ("operation", "count", "count"), ("measure", "specs", "amount"), ("measure", "amount", "amount"),
           ("cue", "person", "person")]
 
 
@@ -83,7 +83,7 @@ def asked_figure(parsed: Parsed) -> str | None:
     if r is None:
         return None
     figure = next((figure for kind, value, figure in _ASKED if r.has(kind, value)), None)
-    asks_number = r.has("measure", "amount", "ratio", "share", "money") or r.has("operation", "count") \
+    asks_number = r.has("measure", "amount", "specs", "ratio", "share", "money") or r.has("operation", "count") \
         or r.has("cue", "source") or bool(parsed.claimed)
     return figure if figure in _STATED or asks_number else None
 

@@ -13,8 +13,9 @@ SOURCE_CUES = ("why", "source", "commentary", "source_weak")
 
 
 def needs_commentary(r: Reading) -> bool:
-    """The question asks what documents say (why, according to, claims, news, ...)."""
-    return r.has("cue", *SOURCE_CUES)
+    """The question asks what documents say (why, according to, claims, news, ...), or asks what
+    a system or model is (its memory, its parameters), which only documents state."""
+    return r.has("cue", *SOURCE_CUES) or r.has("measure", "specs")
 
 
 def best(r: Reading) -> bool:

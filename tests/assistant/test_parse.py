@@ -632,6 +632,16 @@ def test_a_publisher_is_its_file_name_part_less_the_document_type_words():
     assert "nvidia" not in catalog.publishers and "amd" not in catalog.publishers and "blockchain" in catalog.publishers
 
 
+@pytest.mark.parametrize("question", ["amd's mi355x box in 6.0, how much memory did it have?",
+                                      "hur mycket minne hade amds mi355x i v6.0?"])
+def test_what_a_system_is_made_of_is_a_question_for_the_documents(catalog, question):
+    """The results record no memory or parameters; a document may state them."""
+    from assistant.compose_docs import asked_figure
+
+    p = parse(question, catalog)
+    assert p.intent == "commentary" and p.needs_commentary and asked_figure(p) == "amount"
+
+
 @pytest.mark.parametrize("question", [
     "techarena's piece compares the gpt-oss-120b latency target to something people do. what's the comparison",
     "coreweave's 6.0 text: how much memory did their gb300s have",  # a possessive before a document noun
