@@ -133,7 +133,7 @@ def _define_applies(ctx: Context) -> bool:
     ranked = any(t.kind == "direction" and t.value not in ("more", "fewer")
                  and not (t.value == "top_n" and r.text[t.start:t.end].lower() == "which one")
                  and not any(s <= t.start and t.end <= e for s, e in asked) for t in r.tags)
-    if not (r.has("cue", "define") or _bare_term(ctx)) or ranked or r.has("comparator"):
+    if not (r.has("cue", "define") or _bare_term(ctx)) or ranked or r.conditions:  # a comparator alone binds nothing
         return False
     # "yolo-95 showed up in 6.0, what's that": a round beside a term dates it; a round beside a
     # measure ("what is the result in 6.0") asks for results
