@@ -60,7 +60,7 @@ _NEAR = {"efficiency": ("share",), "ratio": ("share",), "share": ("ratio",), "to
 _ASKED = [("measure", "ratio", "ratio"), ("measure", "share", "share"), ("measure", "money", "money"),
           ("measure", "efficiency", "efficiency"), ("measure", "latency", "latency"), ("measure", "tokens", "tokens"),
           ("measure", "samples", "samples"), ("measure", "queries", "samples"), ("measure", "power", "power"),
-          ("operation", "count", "count"), ("measure", "specs", "amount"), ("measure", "amount", "amount"),
+          ("operation", "count", "count"), ("measure", "amount", "amount"),
           ("cue", "person", "person")]
 
 
@@ -83,7 +83,7 @@ def asked_figure(parsed: Parsed) -> str | None:
     if r is None:
         return None
     figure = next((figure for kind, value, figure in _ASKED if r.has(kind, value)), None)
-    asks_number = r.has("measure", "amount", "specs", "ratio", "share", "money") or r.has("operation", "count") \
+    asks_number = r.has("measure", "amount", "ratio", "share", "money") or r.has("operation", "count") \
         or r.has("cue", "source") or bool(parsed.claimed)
     return figure if figure in _STATED or asks_number else None
 
@@ -148,6 +148,8 @@ _FRAME = ("cue", "operation", "direction", "comparator", "grouping")
 _SUBJECT = ("measure",)
 # ... but not a tag that stands for any quantity ("hur mycket": memory, bandwidth, transistors, ...).
 _CATCH_ALL = {("measure", "amount"), ("measure", "throughput")}
+# Cues that name the subject, not the frame ("how much memory": memory).
+_SUBJECT_CUES = {("cue", "specs")}
 
 
 def _question_keys(question: str, parsed: Parsed) -> tuple[set[str], set[str]]:
@@ -158,7 +160,8 @@ def _question_keys(question: str, parsed: Parsed) -> tuple[set[str], set[str]]:
     r = parsed.reading
     if r is None:
         return _keywords(question), set()
-    framed = {i for t in r.tags if t.kind in _FRAME for i in range(t.first, t.last)}
+    framed = {i for t in r.tags if t.kind in _FRAME and (t.kind, t.value) not in _SUBJECT_CUES
+              for i in range(t.first, t.last)}
     spans = [m.span for m in r.matches]
     names = {w for n in r.publishers for w in _keywords(n)}
     keys = set()

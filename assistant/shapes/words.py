@@ -13,9 +13,12 @@ SOURCE_CUES = ("why", "source", "commentary", "source_weak")
 
 
 def needs_commentary(r: Reading) -> bool:
-    """The question asks what documents say (why, according to, claims, news, ...), or asks what
-    a system or model is (its memory, its parameters), which only documents state."""
-    return r.has("cue", *SOURCE_CUES) or r.has("measure", "specs")
+    """The question asks what documents say (why, according to, claims, news, ...), or asks how
+    much of what a system or model is made of ("how much memory", "how many parameters"), which
+    only documents state; a spec that only describes ("the 141 GB memory version") asks nothing."""
+    specs = [(t.first, t.last) for t in r.tagged("cue", "specs")]
+    asked = any(not any(a <= t.first and t.last <= b for a, b in specs) for t in r.tagged("measure", "amount"))
+    return r.has("cue", *SOURCE_CUES) or (bool(specs) and asked)
 
 
 def best(r: Reading) -> bool:

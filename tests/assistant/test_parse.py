@@ -643,6 +643,11 @@ def test_what_a_system_is_made_of_is_a_question_for_the_documents(catalog, quest
     assert p.intent == "commentary" and p.needs_commentary and asked_figure(p) == "amount"
 
 
+def test_a_spec_that_only_describes_asks_nothing_of_the_documents(catalog):
+    p = parse("best llama2-70b-99.9 offline result on the 288 GB memory b300 in v6.1", catalog)
+    assert not p.needs_commentary and p.spec is not None
+
+
 @pytest.mark.parametrize("question", [
     "techarena's piece compares the gpt-oss-120b latency target to something people do. what's the comparison",
     "coreweave's 6.0 text: how much memory did their gb300s have",  # a possessive before a document noun
