@@ -49,6 +49,8 @@ def _asked_last(ctx: Context) -> bool:
     last = [t for t in r.tags if t.start >= tail]
     before = [t for t in r.tags if t.start < tail]  # a statement or a yes/no about the term, not a request
     # ("showed up among the edge results": results as where the term was seen, not as a request)
+    if any(t.kind == "cue" and t.value == "better" for t in last) and any(t.kind == "direction" for t in before):
+        return False  # "fastest wan 2.2 singlestream? lower is better right": a ranking, and a reminder
     return any(t.kind == "cue" and t.value == "define" for t in last) \
         and not any(t.kind in ("direction", "operation", "measure", "comparator") for t in last) \
         and not any((t.kind == "measure" and (t.value != "results" or any(b.kind == "direction" for b in before)))
@@ -141,7 +143,8 @@ def _define_applies(ctx: Context) -> bool:
         return False
     # "how often do new rounds come": the cadence, not what is new
     rejected = ("count", "list", "gone", "trend", "who", "appearances") + (() if r.has("cue", "frequency") else ("new",))
-    if r.has("operation", *rejected):
+    # ... an operation inside the definition's own words asks nothing ("dlrm-v3 vs dlrm-v2, what changed")
+    if any(not any(s <= t.start and t.end <= e for s, e in asked) for t in r.tagged("operation", *rejected)):
         return False
     if r.has("measure", *_NOT_DEFINING):
         return False
