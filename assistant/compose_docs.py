@@ -590,10 +590,17 @@ _NEVER_ACROSS = ("scenario", "units", "division")
 
 def _compared_kind(parsed: Parsed) -> str | None:
     """The kind of two terms a yes/no question asks to compare ("can I compare Offline with
-    Server?", "can I line up tokens/s against samples/s?"), when results are never compared
-    across that kind; else None."""
+    Server?", "can I line up tokens/s against samples/s?", "so gpt-oss is just the faster one
+    right?" beside deepseek-r1), when results are never compared across that kind; else None."""
     r = parsed.reading
-    if r is None or not (r.has("operation", "compare") and r.has("cue", "yes_no")):
+    if r is None:
+        return None
+    benchmarks = {m.values[0] for m in parsed.entities if m.column == "benchmark" and m.values}
+    if len(benchmarks) >= 2 and {m.column for m in parsed.entities} == {"benchmark"} \
+            and r.has("cue", "yes_no", "is_it_true") \
+            and (r.has("operation", "compare") or r.has("direction") or r.has("measure", "ratio")):
+        return "benchmark"
+    if not (r.has("operation", "compare") and r.has("cue", "yes_no")):
         return None
     if len({t.value for t in r.tagged("measure", *UNIT_MEASURES)}) >= 2:
         return "units"

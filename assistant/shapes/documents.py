@@ -30,6 +30,18 @@ def _units_compared(ctx: Context) -> bool:
     return r.has("cue", "yes_no") and len(terms) >= 2 and len(terms) == len(r.matches)
 
 
+def _benchmarks_compared(ctx: Context) -> bool:
+    """"is 99.9 better than 99? i see llama2-70b-99 and llama2-70b-99.9", "so gpt-oss is just the
+    faster one right?" beside deepseek-r1: a yes/no on which of two benchmarks is better, naming
+    nothing else, asks why benchmarks are not ranked against each other (guide)."""
+    r = ctx.reading
+    benchmarks = {m.values[0] for m in r.matches if m.column == "benchmark" and m.values}
+    asks = r.has("cue", "yes_no", "is_it_true") and (r.has("operation", "compare") or r.has("direction")
+                                                      or r.has("measure", "ratio"))  # "the faster one"
+    return asks and len(benchmarks) >= 2 and {m.column for m in r.matches} == {"benchmark"} and not ctx.rounds \
+        and not r.conditions and not ctx.parsed.claimed
+
+
 def _bare_term(ctx: Context) -> bool:
     """"loadgen??", "fp4?", "preview = ?": a word or two and nothing else asks what the word means
     (a benchmark named alone still asks for its results, and a chip or a company for theirs)."""
@@ -126,7 +138,7 @@ def _which_term(ctx: Context) -> bool:
 def _define_applies(ctx: Context) -> bool:
     r = ctx.reading
     if _units_compared(ctx) or _asked_last(ctx) or _asked_first(ctx) is not None or _term_confirmed(ctx) \
-            or _term_attribute(ctx) or _which_term(ctx):
+            or _term_attribute(ctx) or _which_term(ctx) or _benchmarks_compared(ctx):
         return True
     # "which one should I look at": "which one" is "which of them", no ranking; "more streams" is no
     # ranking either ("more"/"fewer" rank only named sides, shapes/counting.py)

@@ -384,3 +384,16 @@ def test_lining_up_two_units_says_they_are_never_compared(catalog):
     question = "can i just line up llama2-70b-99.9 tokens/s against samples/s to see which gpu is best?"
     answer = define_answer(question, [UNITS_GUIDE], parse(question, catalog), [])
     assert answer.answer.startswith("Not directly: results in different units"), answer.answer
+
+
+@pytest.mark.parametrize("question, lead", [
+    ("is llama2-70b-99.9 better than llama2-70b-99?", "Not directly: different benchmarks"),
+    ("är llama2-70b-99.9 bättre än llama2-70b-99?", "Inte rakt av: olika benchmarks"),
+])
+def test_which_of_two_benchmarks_is_better_says_they_are_never_ranked(question, lead):
+    from assistant.compose_docs import define_answer
+
+    both = Catalog.from_table(small_table([("v6.0", 600, b, "Offline", "Tokens/s", "AMD", "MI355X", "AMD")
+                                           for b in ("llama2-70b-99", "llama2-70b-99.9")]))
+    answer = define_answer(question, [UNITS_GUIDE], parse(question, both), [])
+    assert answer.answer.startswith(lead), answer.answer

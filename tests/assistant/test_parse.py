@@ -406,6 +406,8 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "dlrm-v3 vs the old dlrm-v2, what changed",  # "changed" inside the definition's words asks no trend
     "vad har ändrats mellan dlrm-v2 och dlrm-v3?",
     "gpt-oss-120b = ?",  # "=" asks what it is, a benchmark too
+    "is 99.9 better than 99? i see llama2-70b-99 and llama2-70b-99.9",  # two benchmarks: never ranked
+    "gpt-oss-120b does way more tokens/s than wan-2.2-t2v-a14b, so it's just the faster one right?",
     "wan-2.2-t2v-a14b in mlperf = video generation?",  # ... or checks what it is
     "multistream is in ms. ms for what exactly, one image or several?",  # "exactly, one" binds no condition
     "can i just line up gpt-oss-120b tokens/s against wan-2.2-t2v-a14b samples/s?",  # benchmarks only own the units
