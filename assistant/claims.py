@@ -4,23 +4,29 @@
 million tokens/s": the question states a figure (a bound, or a rounded value) about results the
 table holds. The answer gives the claim as quoted, the table's matching rows with their ids, and
 a verdict this code computes: agrees, does not agree, or cannot be checked (another unit). The
-exact figures a question quotes ("1,046,150 tokens/s") are matched exactly elsewhere
-(`offline._claim_check`); this is for the rounded and bounded ones.
+exact figures a question quotes ("1,046,150 tokens/s") are checked here when the documents answer
+(`offline._claim_beside`); a table answer matches them in `offline._claim_check`, which keeps
+its own rows and notes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant import templates
 from assistant.semantics import format_number
 from assistant.parsed import Parsed
 from assistant.reader import Condition
+from assistant.spec import QuerySpec
+
+if TYPE_CHECKING:
+    from assistant.engine import Engine
+    from assistant.executor import QueryResult
 
 # Cues that make a stated figure a claim to check, not a filter: someone says it, or the
-# question asks whether it is true.
-CLAIM_CUES = ("source", "source_weak", "commentary", "is_it_true", "table")
+# question asks whether it is true ("official results over 500k" is a filter).
+CLAIM_CUES = ("source", "source_weak", "commentary", "is_it_true")
 
 
 @dataclass(frozen=True)
@@ -55,32 +61,45 @@ def _holds(claim: Condition, value: float) -> bool:
     return (claim.min is None or value >= claim.min) and (claim.max is None or value <= claim.max)
 
 
-def check(engine: Any, spec: Any, parsed: Parsed, attribution: tuple[str, ...]) -> tuple[Any, Verdict] | None:
-    """The table's rows for what the claim is about and the verdict on the first row that bears it
-    out, else on the best row. The figure is what is checked, so it filters nothing; an exact
-    figure is looked up whoever holds it ("StorageReview lists 1,046,150 as NVIDIA's top"), while
-    a rounded or bounded one stays on the hardware and company named ("MI355X passed 1 million")."""
+def check(engine: "Engine", spec: QuerySpec, parsed: Parsed,
+          attribution: tuple[str, ...]) -> tuple["QueryResult", Verdict] | None:
+    """The table's rows for what the claim is about, in the claim's unit, and the verdict on the
+    first row that bears it out, else on the best row. The figure is what is checked, so it
+    filters nothing, nor does a scenario assumed by default; an exact figure is looked up whoever
+    holds it ("StorageReview lists 1,046,150 as NVIDIA's top"), while a rounded or bounded one stays
+    on the hardware and company named ("MI355X passed 1 million"), and "is it true that the GB300
+    did …" on the GB300."""
     claim = claim_of(parsed)
     if claim is None or spec.op != "rows" or spec.group_by:
         return None
-    loose = {"result": None, **dict.fromkeys(attribution if parsed.claimed else ())}
+    loose: dict[str, object] = {"result": None, **dict.fromkeys(attribution if parsed.claimed else ())}
     if not parsed.explicit.get("scenario"):  # a scenario assumed by default: the claim may be of another
         loose["scenario"] = None
-    loose = spec.filters.model_copy(update=loose)
-    wide = engine.execute(spec.model_copy(update={"filters": loose, "limit": 1000, "dedupe": False}))
-    if wide.empty:
-        return None
-    values = wide.rows["result"].astype(float)
-    hits = wide.rows[[_holds(claim, v) for v in values]]
-    rows = hits.head(1) if len(hits) else wide.rows.head(1)
-    row = rows.iloc[0].to_dict()
-    unit = str(row.get("units") or "")
+    loose.update({k: v for k, v in parsed.checked.items() if k in spec.filters.model_fields and v})
     wanted = claim.units or _unit_of(parsed, engine.catalog.lexicon(parsed.language).unit_names)
-    holds = None if wanted and wanted != unit else bool(len(hits))
+
+    def run(units: list[str] | None) -> "QueryResult":
+        filters = spec.filters.model_copy(update={**loose, "units": units} if units else loose)
+        return engine.execute(spec.model_copy(update={"filters": filters, "limit": 1000, "dedupe": False}))
+
+    wide = run([wanted]) if wanted else run(None)  # only rows in the claim's unit are compared with it
+    holds: bool | None
+    if wide.empty and wanted:  # only results in other units: the claim cannot be checked
+        wide = run(None)
+        if wide.empty:
+            return None
+        rows, holds = wide.rows.head(1), None
+    elif wide.empty:
+        return None
+    else:
+        hits = wide.rows[[_holds(claim, float(v)) for v in wide.rows["result"]]]
+        rows, holds = (hits.head(1), True) if len(hits) else (wide.rows.head(1), False)
+    row = rows.iloc[0].to_dict()
     # a value no row has is "not in the table" (the claim may be of a smaller system); a bound the
     # best row misses does not agree
     missed = "claim_fails" if claim.min is None or claim.max is None else "claim_none"
     key = {True: "claim_holds", False: missed, None: "claim_unit"}[holds]
+    unit = str(row.get("units") or "")
     sentence = templates.text(parsed.language, "answer", key, claim=claim.text, value=_figure(row, parsed.language),
                               id=row.get("result_id"), unit=unit, claimed=wanted or "")
     wide.rows = rows if holds else wide.rows.head(max(1, min(spec.limit, 5)))

@@ -195,11 +195,12 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
         result = _earlier_round(engine, spec, parsed) or result
     if parsed.claimed and spec.op == "rows":
         result = _claim_check(engine, spec, parsed) or result
-    verdict = None
-    if not parsed.claimed and (checked := claims.check(engine, spec, parsed, ATTRIBUTION)) is not None:
-        result, verdict = checked  # "AMD says … passed 1 million tokens/s": the claim, its rows, a verdict
+    verdict = None  # "AMD says … passed 1 million tokens/s": the claim, its rows and a verdict, on the
+    # spec that found rows (another column, joint submitters, an earlier round)
+    if not parsed.claimed and (checked := claims.check(engine, result.spec, parsed, ATTRIBUTION)) is not None:
+        result, verdict = checked
     answer = compose.compose(question, result, parsed)
-    if verdict is not None and answer.status == "answered":
+    if verdict is not None:  # the verdict's rows are the answer's, so there is always one
         answer.answer = verdict.sentence + " " + answer.answer
     if commentary and parsed.needs_commentary and answer.status == "answered":
         _quote_sources(question, answer, engine, parsed, spec.filters.round)
@@ -452,6 +453,7 @@ def _claim_beside(answer: Answer, parsed: Parsed, engine: Any) -> None:
     result, verdict = checked
     rows = compact_rows(result.rows)
     answer.answer = verdict.sentence + " " + answer.answer
+    answer.status = "answered"  # the table answers the claim even when no document states a figure
     answer.rows = rows + answer.rows
     answer.citations = row_citations(rows) + answer.citations
     answer.query = {**answer.query, "claim": _query(result)}

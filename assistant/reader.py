@@ -157,11 +157,12 @@ def _stated(text: str, tags: list[Tag], tokens: list[Token], lex: lexicon.Lexico
         if unit is None or not units.is_result_bound(unit.value):
             continue
         digits = re.match(r"\d+(?:\.(\d+))?", tok.text)
-        if digits is None:
+        if digits is None or not float(digits.group(0)):  # "0 million" states no figure
             continue
         scale, whole, decimals, first = q[0] / float(digits.group(0)), digits.group(0), digits.group(1) or "", i
         if i and tokens[i - 1].text.isdigit() and text[tokens[i - 1].end:tok.start] == "," and not decimals:
-            whole, decimals, first = f"{tokens[i - 1].text}.{tok.text}", tok.text, i - 1  # a decimal comma: "1,55"
+            # a decimal comma: "1,55 miljoner", "1,5m"
+            whole, decimals, first = f"{tokens[i - 1].text}.{digits.group(0)}", digits.group(0), i - 1
         value = float(whole) * scale
         tol = min(10 ** -len(decimals) * scale, ROUNDING_SHARE * value)
         said = text[tokens[first].start:tokens[unit.last - 1].end]

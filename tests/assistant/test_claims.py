@@ -86,3 +86,30 @@ def test_a_rounded_figure_from_an_article_is_found_beside_the_quote(engine, with
 def test_a_figure_of_another_unit_cannot_be_checked(engine):
     a = ask(engine, "an article says resnet singlestream did 2k tokens/s in v6.1")  # latency rows only
     assert "cannot be checked from the table" in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question", ["AMD says 0 million tokens/s", "AMD says 0m tokens/s", "AMD says 1,5m tokens/s"])
+def test_odd_figures_read_without_error(results_table, question):
+    read(question, Catalog.from_table(results_table))  # no ZeroDivisionError, no ValueError
+
+
+def test_a_filter_over_a_figure_is_no_claim(engine):
+    a = ask(engine, "top 5 official results over 500k tokens/s on llama 2 70b offline in 6.0")
+    assert "figure in the question" not in a.answer and len(a.rows) > 1
+
+
+def test_a_claim_is_checked_only_against_rows_in_its_unit(engine, results_table):
+    t = results_table
+    samples = t[(t["benchmark"] == "retinanet") & (t["accelerator_family"] == "H200") & (t["units"] == "Samples/s")]
+    assert len(samples)  # beside Queries/s rows of Server
+    a = ask(engine, "nvidia claims its H200 passed 1 samples/s on retinanet")
+    assert "agrees with the table" in a.answer and all(r["units"] == "Samples/s" for r in a.rows), a.answer
+
+
+def test_a_claim_is_checked_in_the_round_that_has_the_rows(engine, results_table):
+    """No round named and none in the latest round: the earlier round that has them is checked."""
+    t = results_table
+    a = ask(engine, "AMD says MI355X passed 1 million tokens/s on llama 2 70b")
+    cited = {r["result_id"] for r in a.rows}
+    held = t[t["result_id"].isin(cited) & (t["result"] >= 1_000_000) & (t["accelerator_family"] == "MI355X")]
+    assert a.answer.startswith("The figure in the question (“passed 1 million tokens/s”) agrees") and len(held)
