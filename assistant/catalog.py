@@ -504,15 +504,18 @@ class Catalog:
 
     def add_publishers(self, document_ids: Iterable[str]) -> None:
         """Publisher phrases from document file names (`v6.0_storagereview_nvidia-news.md`): each
-        `_` part that is not a round or a name the table already knows, less its document-type words
-        ("gentic-news": gentic)."""
+        `_` part that is not a round, a document type or a name the table already knows. The
+        publisher's own part (the first after the round) only loses its document-type words
+        ("gentic-news": gentic); a later part holding one is a topic ("amd-world-labs-es")."""
         for doc in document_ids:
             stem = re.sub(r"\.(md|pdf|txt|html?)$", "", str(doc))
             if not re.match(r"v\d", stem):  # commentary is named by round; the guide's files are not sources
                 continue
-            for part in stem.split("_"):
-                words = [w for w in part.split("-") if w and w not in _DOC_WORDS]
-                if not words or _ROUND.fullmatch(part):
+            for n, part in enumerate(stem.split("_")):
+                words = [w for w in part.split("-") if w]
+                if n == 1:
+                    words = [w for w in words if w not in _DOC_WORDS]
+                if not words or _ROUND.fullmatch(part) or any(w in _DOC_WORDS for w in words):
                     continue
                 key = compact(" ".join(words))
                 if len(key) >= 4 and key not in self._index:

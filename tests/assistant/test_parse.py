@@ -636,10 +636,12 @@ def test_a_publisher_of_several_words_is_named_by_its_first_word():
 def test_a_publisher_is_its_file_name_part_less_the_document_type_words():
     """"v6.0_gentic-news_analysis.md" is gentic's; a part the table knows ("nvidia-news") names no publisher."""
     catalog = Catalog.from_table(_table())
-    catalog.add_publishers(["v6.0_gentic-news_analysis.md", "v6.0_nvidia_vendor-blog.md", "v6.0_blockchain-news_amd-news.md"])
+    catalog.add_publishers(["v6.0_gentic-news_analysis.md", "v6.0_nvidia_vendor-blog.md", "v6.0_blockchain-news_amd-news.md",
+                            "v6.1_spanish-tech-blog_amd-world-labs-es.md"])
     assert [n for n, _ in catalog.publisher_mentions("gentic.news on 6.0: which vendor ran all five")] == ["gentic"]
     assert catalog.publisher_docs["gentic"] == ["v6.0_gentic-news_analysis.md"]
     assert "nvidia" not in catalog.publishers and "amd" not in catalog.publishers and "blockchain" in catalog.publishers
+    assert "amdworldlabs" not in catalog.publishers and "spanishtech" in catalog.publishers  # a later part is a topic
 
 
 @pytest.mark.parametrize("question", ["amd's mi355x box in 6.0, how much memory did it have?",
