@@ -18,6 +18,7 @@ from assistant.answer import Answer, Passage
 from assistant.compose import _answer, _keywords, doc_citations
 from assistant.parsed import Parsed
 from assistant.retrieval import doc_parts
+from assistant.shapes import words
 from assistant.shapes.documents import UNIT_MEASURES
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])|\n+")
@@ -356,15 +357,13 @@ _YEAR = re.compile(r"^(?:19[89]\d|20[0-4]\d)$")
 _GENERIC = {"mlperf", "inference", "mlcommons"}
 
 
-def _source_of(quote: Quote, passages: list[Passage], organisations: Iterable[str] = ()) -> str:
+def _source_of(quote: Quote, passages: list[Passage]) -> str:
     """Who states the figure: the publisher, or for MLCommons' Supplemental Discussion (each
-    submitter's own statement) the submitter whose statement the sentence is in: its page's
-    heading, else the organisation asked when the chunk names it (the heading's chunk was not
-    retrieved)."""
+    submitter's own statement) the submitter whose page heading the sentence is under. A chunk
+    whose heading was not retrieved stays MLCommons': a submitter it merely names may not be its
+    author (Dell's statement names AMD)."""
     p = quote.passage
     owner = _owner(p, passages)
-    if not owner and "statements written by" in (p.source or "").lower():
-        owner = next((o for o in organisations if o.lower() in p.text.lower()), "")
     return f"{owner} ({p.title or _source(p)})" if owner else _source(p)
 
 
@@ -386,24 +385,18 @@ def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure
         return _answer(question, text, status="no_data", passages=passages, citations=doc_citations(passages),
                        notes=[templates.text(lang, "docs", "claims_note")])
     p = quote.passage
-    organisations = [m.values[0] for m in parsed.entities if m.column == "submitter" and m.values]
-    text = templates.text(lang, "docs", "figure", source=_source_of(quote, passages, organisations),
+    text = templates.text(lang, "docs", "figure", source=_source_of(quote, passages),
                           figure=quote.figure, sentence=quote.sentence, title=p.title or p.id)
     return _answer(question, text, passages=[p] + [q for q in passages if q is not p],
                    citations=doc_citations([p] + passages), notes=[templates.text(lang, "docs", "claims_note")])
 
 
-# Kinds of term a "which …" question may ask for (assistant.shapes.documents.TERMS).
-_TERM_KINDS = ("benchmark", "scenario", "division", "availability", "system_type", "units")
-
-
 def asked_kind(parsed: Parsed) -> str | None:
     """The kind of term a definition asks to choose ("which scenario is for batch jobs": scenario),
     when it names no term of it; else None."""
-    r = parsed.reading
-    if r is None or not r.has("cue", "wh") or parsed.entities:
+    if parsed.reading is None or parsed.entities:
         return None
-    return next((t.value for t in r.tags if t.kind in ("grouping", "attribute") and t.value in _TERM_KINDS), None)
+    return words.which_kind(parsed.reading)
 # Cues whose words frame a question, never its subject ("ok so what actually is …", "what does … mean").
 _FRAMING_CUES = ("define", "clause", "wh", "yes_no", "pronoun", "refers", "determiner", "one", "lead")
 # Cues that name what a definition is about ("how often": the round cadence; "who runs mlperf":
@@ -416,7 +409,7 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
     tags (the English guide's headings may be the only match)."""
     keys = _keywords(question)
     if asked_kind(parsed):  # "which scenario is for batch jobs": the kind names no section; the description does
-        keys -= {w for t in parsed.reading.tags if t.kind in ("grouping", "attribute") and t.value in _TERM_KINDS
+        keys -= {w for t in parsed.reading.tags if t.kind in ("grouping", "attribute") and t.value in words.TERMS
                  for w in _keywords(parsed.reading.text[t.start:t.end])}
     if parsed.reading is not None:  # words that only frame the question ("actually", "like", "so")
         # the phrase's own words, not the words its gap spans ("what do … mean" frames TTFT, it is not it)
@@ -437,6 +430,7 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
             if tag.kind == "cue":
                 if tag.value not in _TOPIC_CUES:
                     continue
+                keys.update(lexicon.topics().get(tag.value, ()))
             elif parsed.language == lexicon.BASE_LANGUAGE or tag.phrase in english.phrases(tag.kind, tag.value):
                 continue
             keys.update(w for w in english.phrases(tag.kind, tag.value) if " " not in w and w.isalpha())
@@ -548,8 +542,8 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         head, body, p = _in_language(best, sections, lang)
         sentences = _sentences(body)
         quote = " ".join(sentences[:TERM_SENTENCES] or [body[:300]])
-        later = _also_asked(sentences[:TERM_SENTENCES], sentences[TERM_SENTENCES:], keys, idf, len(sections))
-        if later:  # "what was gpt-j and what replaced it": the entry's sentence on the rest of the question
+        later = _also_asked(sentences[:TERM_SENTENCES], sentences[TERM_SENTENCES:], keys, sections)
+        if later:  # "what is gpt-j and what replaced it": the entry's sentence on the rest of the question
             quote += " … " + later
         text = templates.text(lang, "docs", "define", quote=quote, title=p.title or p.id)
         cited = [p]
@@ -568,19 +562,23 @@ def _asked_term(parsed: Parsed) -> list[str]:
     cue = next(iter(r.tagged("cue", "define")), None) if r is not None else None
     if cue is None:
         return []
-    rest = re.split(r"[?!.,;:]", r.text[cue.end:], maxsplit=1)[0]
-    words = [w for w in rest.lower().split() if w not in _ARTICLES]
-    return [" ".join(words)] if 0 < len(words) <= 2 else []
+    end = cue.end + len(re.split(r"[?!.,;:]", r.text[cue.end:], maxsplit=1)[0])
+    articles = {i for t in r.tagged("cue", "determiner") for i in range(t.first, t.last)}
+    said = [tok.text for i, tok in enumerate(r.tokens) if cue.end <= tok.start and tok.end <= end and i not in articles]
+    return [" ".join(said)] if 0 < len(said) <= 2 else []
 
 
-_ARTICLES = {"a", "an", "the", "en", "ett", "den", "det"}
-
-
-def _also_asked(quoted: list[str], rest: list[str], keys: set[str], idf: dict[str, float], sections: int) -> str | None:
+def _also_asked(quoted: list[str], rest: list[str], keys: set[str],
+                sections: list[tuple[str, str, Passage]]) -> str | None:
     """The first later sentence of an entry that holds a word of the question the quoted opening
-    lacks, a word few sections use ("replaced"; never "but" or "see"), or None."""
+    lacks, a word few sections use anywhere in their text ("replaced"; never "but" or "see"), or
+    None."""
     said = set().union(*(_stems(s) for s in quoted)) if quoted else set()
-    rare = {k for k in keys - said if idf.get(k, 0.0) >= math.log(1 + sections / max(1, sections // RARE_SHARE))}
+    wanted = {k for k in keys - said if any(k in _stems(s) for s in rest)}
+    if not wanted:
+        return None
+    bodies = [_stems(body) for _, body, _ in sections]
+    rare = {k for k in wanted if sum(k in b for b in bodies) * RARE_SHARE <= max(len(sections), RARE_SHARE)}
     return next((s for s in rest if rare & _stems(s)), None)
 
 
@@ -595,10 +593,7 @@ def _compared_kind(parsed: Parsed) -> str | None:
     r = parsed.reading
     if r is None:
         return None
-    benchmarks = {m.values[0] for m in parsed.entities if m.column == "benchmark" and m.values}
-    if len(benchmarks) >= 2 and {m.column for m in parsed.entities} == {"benchmark"} \
-            and r.has("cue", "yes_no", "is_it_true") \
-            and (r.has("operation", "compare") or r.has("direction") or r.has("measure", "ratio")):
+    if words.benchmarks_only(r) and words.better_of_two(r):
         return "benchmark"
     if not (r.has("operation", "compare") and r.has("cue", "yes_no")):
         return None

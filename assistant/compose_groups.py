@@ -89,7 +89,7 @@ def _overview(question: str, result: Any, parsed: Parsed, rows: list[dict[str, A
     latest = _say(lang, "overview_latest") if not parsed.explicit.get("round") and _entity_label(parsed) else ""
     text = _say(lang, "overview_all" if shown is in_round else "overview", entity=entity, round=rnd, latest=latest,
                 items=items) + more
-    if not _entity_label(parsed) and parsed.reading is not None and parsed.reading.has("direction", "best"):
+    if not _entity_label(parsed) and parsed.reading is not None and parsed.reading.has("cue", "won"):
         # "who won 6.0 overall": there is no such winner to name, only each benchmark's best
         text = _say(lang, "overview_no_winner") + " " + text
     one_round = len(result.spec.filters.round or []) == 1 or all(str(r.get("round")) == rnd for r in rows)

@@ -259,6 +259,13 @@ def load(language: str = BASE_LANGUAGE) -> Lexicon:
     return Lexicon(language, table, numbers, markers, strong, base.get("unit_names", {}), scales)
 
 
+@lru_cache(maxsize=1)
+def topics() -> dict[str, tuple[str, ...]]:
+    """The guide's words for each topic cue (`[topics]` of en.toml; every language's cue names the
+    same English sections)."""
+    return {value: tuple(words) for value, words in _read(BASE_LANGUAGE).get("topics", {}).items()}
+
+
 # A dataset card's new measure or unit tag ("measure.time_to_train", "unit.result_min") names the
 # table's own measure: the reader reads it as the headline result ("how fast" in Inference).
 OWN_MEASURE = {"measure": "throughput", "unit": "result"}

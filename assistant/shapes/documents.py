@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from assistant.parsed import Parsed
+from assistant.shapes import words
 from assistant.shapes.registry import Context, shape
 
-# Named things the guide explains; a question naming a chip or a company is about results.
-TERMS = ("benchmark", "scenario", "division", "availability", "system_type", "units")
+TERMS = words.TERMS
+# A word of at least this many letters that the reader did not read describes what is asked for.
+DESCRIBING_LEN = 6
 # Measures that make "what is the ..." a question about results, not about a term.
 _NOT_DEFINING = ("size", "money")
 
@@ -31,15 +33,15 @@ def _units_compared(ctx: Context) -> bool:
 
 
 def _benchmarks_compared(ctx: Context) -> bool:
-    """"is 99.9 better than 99? i see llama2-70b-99 and llama2-70b-99.9", "so gpt-oss is just the
-    faster one right?" beside deepseek-r1: a yes/no on which of two benchmarks is better, naming
-    nothing else, asks why benchmarks are not ranked against each other (guide)."""
+    """Two benchmarks and nothing else, and either a yes/no on which is better ("is 99.9 better than
+    99? i see llama2-70b-99 and llama2-70b-99.9", "so gpt-oss is just the faster one right?"), which
+    asks why benchmarks are never ranked against each other, or what changed between them
+    ("dlrm-v3 vs the old dlrm-v2 — what changed"): both for the guide. With a round, a measure or a
+    ranking ("how did the best gpt-oss and deepseek results change") it asks results."""
     r = ctx.reading
-    benchmarks = {m.values[0] for m in r.matches if m.column == "benchmark" and m.values}
-    asks = r.has("cue", "yes_no", "is_it_true") and (r.has("operation", "compare") or r.has("direction")
-                                                      or r.has("measure", "ratio"))  # "the faster one"
-    return asks and len(benchmarks) >= 2 and {m.column for m in r.matches} == {"benchmark"} and not ctx.rounds \
-        and not r.conditions and not ctx.parsed.claimed
+    if not words.benchmarks_only(r) or ctx.rounds or r.conditions or ctx.parsed.claimed:
+        return False
+    return words.better_of_two(r) or (r.has("operation", "trend") and not r.has("measure") and not r.has("direction"))
 
 
 def _bare_term(ctx: Context) -> bool:
@@ -130,8 +132,11 @@ def _which_term(ctx: Context) -> bool:
     the guide's section that fits it ("which scenarios did nvidia run" names a company: results)."""
     r = ctx.reading
     kinds = {t.value for t in r.tags if t.kind in ("grouping", "attribute")}
-    return r.has("cue", "wh") and bool(kinds) and kinds <= set(TERMS) and not r.matches and not ctx.rounds \
-        and not r.conditions and not ctx.parsed.claimed and not r.publishers \
+    # the description: words the reader did not read ("chatbots"), not "which benchmarks are there"
+    described = any(len(tok.text) >= DESCRIBING_LEN and tok.text.isalpha() and not words.read_at(r, i)
+                    for i, tok in enumerate(r.tokens))
+    return words.which_kind(r) is not None and kinds <= set(TERMS) and described and not r.matches \
+        and not ctx.rounds and not r.conditions and not ctx.parsed.claimed and not r.publishers \
         and not any(t.kind in ("direction", "operation") for t in r.tags)  # a comparator word binds no number
 
 

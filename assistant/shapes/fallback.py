@@ -24,7 +24,7 @@ def _unknown_identifiers(ctx: Context) -> list[str]:
     r = ctx.reading
 
     def known(i: int) -> bool:
-        return _read_at(r, i)
+        return words.read_at(r, i)
 
     numbers = ctx.catalog.lexicon(r.language).numbers  # "the best llama two seventy b" misspells a name
 
@@ -71,7 +71,7 @@ def _unknown_benchmarks(ctx: Context) -> list[str]:
         return out
     for noun in r.tagged("cue", "benchmark_noun"):
         first = noun.first
-        while first > 0 and not _read_at(r, first - 1) and not _plain_at(r, first - 1) and noun.first - first < 3:
+        while first > 0 and not words.read_at(r, first - 1) and not _plain_at(r, first - 1) and noun.first - first < 3:
             first -= 1
         if first < noun.first:
             out.append(r.text[r.tokens[first].start:r.tokens[noun.last - 1].end])
@@ -234,17 +234,10 @@ def round_overview(ctx: Context) -> Parsed:
     return parsed
 
 
-def _read_at(r: Reading, i: int) -> bool:
-    """Token i is read: inside an entity name, or under any lexicon phrase (a card's words too)."""
-    tok = r.tokens[i]
-    return any(m.span[0] <= tok.start and tok.end <= m.span[1] for m in r.matches) or any(
-        t.first <= i < t.last for t in r.tags)
-
-
 def _unread(ctx: Context) -> list[str]:
     """Words no entity and no lexicon phrase covers: what the question says that we did not read."""
     r = ctx.reading
-    return [tok.text for i, tok in enumerate(r.tokens) if tok.text.isalpha() and not _read_at(r, i)]
+    return [tok.text for i, tok in enumerate(r.tokens) if tok.text.isalpha() and not words.read_at(r, i)]
 
 
 def _unknown_names(ctx: Context) -> str:
@@ -253,7 +246,7 @@ def _unknown_names(ctx: Context) -> str:
     r = ctx.reading
 
     def unknown(i: int) -> bool:
-        return r.tokens[i].text.isalpha() and len(r.tokens[i].text) > 1 and not _read_at(r, i)
+        return r.tokens[i].text.isalpha() and len(r.tokens[i].text) > 1 and not words.read_at(r, i)
 
     for t in r.tagged("measure", "results", "throughput"):
         i = t.first

@@ -10,6 +10,36 @@ from assistant.reader import Reading
 COUNT_PRIORITY = ("submitter", "benchmark", "platform", "accelerator", "accelerator_family", "accelerator_vendor",
                   "scenario", "round")
 SOURCE_CUES = ("why", "source", "commentary", "source_weak")
+# Named things the guide explains; a question naming a chip or a company is about results.
+TERMS = ("benchmark", "scenario", "division", "availability", "system_type", "units")
+
+
+def read_at(r: Reading, i: int) -> bool:
+    """Token i is read: inside an entity name, or under any lexicon phrase (a card's words too)."""
+    tok = r.tokens[i]
+    return any(m.span[0] <= tok.start and tok.end <= m.span[1] for m in r.matches) or any(
+        t.first <= i < t.last for t in r.tags)
+
+
+def benchmarks_only(r: Reading) -> bool:
+    """Two or more benchmarks named and nothing else ("llama2-70b-99 and llama2-70b-99.9")."""
+    named = {m.values[0] for m in r.matches if m.column == "benchmark" and m.values}
+    return len(named) >= 2 and {m.column for m in r.matches} == {"benchmark"}
+
+
+def better_of_two(r: Reading) -> bool:
+    """A yes/no on which of two things is better, faster or bigger ("is 99.9 better than 99?", "so
+    gpt-oss is just the faster one right?")."""
+    return r.has("cue", "yes_no", "is_it_true") and (r.has("operation", "compare") or r.has("direction")
+                                                     or r.has("measure", "ratio"))
+
+
+def which_kind(r: Reading) -> str | None:
+    """"which scenario is for batch jobs": the kind of term a "which" question asks to choose (not
+    "what does scenario mean", which asks what the kind itself is), or None."""
+    if not r.has("cue", "which"):
+        return None
+    return next((t.value for t in r.tags if t.kind in ("grouping", "attribute") and t.value in TERMS), None)
 
 
 def needs_commentary(r: Reading) -> bool:

@@ -59,3 +59,9 @@ def test_a_company_named_keeps_its_overview_without_the_no_winner_lead(engine):
     answer = answer_question("how did lenovo do in v5.1?", engine=engine, conversation=Conversation(),
                              settings=engine.settings)
     assert "overall winner" not in answer.answer and "Lenovo" in answer.answer
+
+
+def test_a_ranking_that_asks_for_no_winner_gets_no_winner_lead(engine):
+    answer = answer_question("show me the best results in 6.0", engine=engine, conversation=Conversation(),
+                             settings=engine.settings)
+    assert "overall winner" not in answer.answer and answer.status == "answered"
