@@ -261,9 +261,9 @@ def load(language: str = BASE_LANGUAGE) -> Lexicon:
 
 @lru_cache(maxsize=1)
 def topics() -> dict[str, tuple[str, ...]]:
-    """The guide's words for each topic cue (`[topics]` of en.toml; every language's cue names the
-    same English sections)."""
-    return {value: tuple(words) for value, words in _read(BASE_LANGUAGE).get("topics", {}).items()}
+    """The guide's words for each topic cue (topics.toml; every language's cue names the same
+    English sections)."""
+    return {value: tuple(words) for value, words in _read("topics").items()}
 
 
 # A dataset card's new measure or unit tag ("measure.time_to_train", "unit.result_min") names the
