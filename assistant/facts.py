@@ -153,7 +153,8 @@ def core_name(name: str) -> str:
 
 def _key_names(answer: Answer, items: list[str]) -> tuple[list[str], int]:
     """The names the checked answer rests on, and how many of them a wording must state: each
-    of a single best row's submitter and system; the items of a list (up to NAME_CAP)."""
+    of a single best row's submitter and system; the items of a list (up to NAME_CAP); whose an
+    overview or a named system's field is (its submitter)."""
     from assistant.catalog import compact
 
     stated = compact(answer.answer)
@@ -167,8 +168,11 @@ def _key_names(answer: Answer, items: list[str]) -> tuple[list[str], int]:
     if query.get("op") == "aggregate" and query.get("group_by"):  # a ranking of groups: its top
         names = [v.label for v in answer.values[:1] if v.label and compact(v.label) in stated]
         return names, len(names)
-    if query.get("op") != "rows" or query.get("group_by") or not answer.rows:
+    if query.get("op") != "rows" or not answer.rows:
         return [], 0
+    if query.get("group_by"):  # an overview or a field of a named system: whose it is must be said
+        names = [n for n in (answer.rows[0].get("submitter"),) if n and compact(str(n)) in stated]
+        return names, len(names)
     rows = answer.rows[:NAME_CAP] if shape == "top" else answer.rows[:1]
     names = []
     for row in rows:

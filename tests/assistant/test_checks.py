@@ -174,6 +174,17 @@ def test_names_the_results_do_not_hold_are_refused(engine, settings):
     assert "Server" in check_wording("Lenovo's ThinkSystem SR680a V3 led Server with 102,909 Tokens/s.", facts)
 
 
+def test_a_field_of_a_named_system_must_say_whose_it_is(engine, settings):
+    """The 0.5B model once worded "which accelerator did Intel use for e2e-rag-db in 6.1?" as
+    "submitter, system and key figure; GPU": no number to check, so it passed."""
+    question = "which accelerator did intel use for e2e-rag-db in 6.1?"
+    facts = _facts(engine, settings, question)
+    assert facts.key_names == ["Intel"] and facts.names_required == 1
+    assert check_wording("submitter, system and key figure; GPU", facts) is not None
+    assert "Intel" in check_wording("The 1-node-2S-Xeon_6787P used Chip X in v6.1.", facts)
+    assert check_wording("Intel's 1-node-2S-Xeon_6787P used Chip X in v6.1.", facts) is None
+
+
 def test_a_list_answer_needs_its_items_up_to_the_cap(engine, settings):
     facts = _facts(engine, settings, VR200)
     assert facts.key_names == ["NVIDIA", "Nebius"] and facts.names_required == 2
