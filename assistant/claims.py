@@ -4,9 +4,9 @@
 million tokens/s": the question states a figure (a bound, or a rounded value) about results the
 table holds. The answer gives the claim as quoted, the table's matching rows with their ids, and
 a verdict this code computes: agrees, does not agree, or cannot be checked (another unit). The
-exact figures a question quotes ("1,046,150 tokens/s") are checked here when the documents answer
-(`offline._claim_beside`); a table answer matches them in `offline._claim_check`, which keeps
-its own rows and notes.
+exact figures a question quotes ("1,046,150 tokens/s") are checked by `check` when the documents
+answer (`offline._claim_beside`); a table answer looks them up in `exact`, which answers with
+the rows that hold the figure, whoever posted them.
 """
 
 from __future__ import annotations
@@ -104,6 +104,41 @@ def check(engine: "Engine", spec: QuerySpec, parsed: Parsed,
                               id=row.get("result_id"), unit=unit, claimed=wanted or "")
     wide.rows = rows if holds else wide.rows.head(max(1, min(spec.limit, 5)))
     return wide, Verdict(claim, holds, row, sentence)
+
+
+def exact(engine: "Engine", spec: QuerySpec, parsed: Parsed,
+          attribution: tuple[str, ...]) -> "QueryResult | None":
+    """A question quoting exact figures ("StorageReview lists 1,046,150 tokens/s as NVIDIA's top
+    result") is answered by the rows holding that value, whoever submitted them: the claim's
+    attribution is what is being checked, so it must not filter the search. None (and a note) when
+    no row holds any of the figures: the table answer stands."""
+    from assistant.semantics import describe_caveats
+
+    loose = spec.filters.model_copy(update=dict.fromkeys(attribution))
+    named = [v for m in parsed.entities if m.column == "benchmark" for v in m.values]
+    if named:  # the figure may be the -99 variant's when -99.9 was picked ("llama2 70b server")
+        loose = loose.model_copy(update={"benchmark": named})
+    wide = engine.execute(spec.model_copy(update={"filters": loose, "limit": 1000, "dedupe": False}))
+    if wide.empty:
+        return None
+    values = wide.rows["result"].astype(float)
+    for claim in parsed.claimed:
+        hit = wide.rows[(values - claim).abs() <= max(abs(claim) * EXACT_SHARE, 1e-9)]
+        if len(hit):
+            stale = set(describe_caveats(wide.rows))  # caveats of the wide search, not of the hit
+            wide.rows = hit.head(5)
+            wide.notes = [n for n in wide.notes if n not in stale] + describe_caveats(wide.rows)
+            parsed.intent = "lookup"
+            parsed.notes.append((f"The quoted figure {claim:,.0f} matches the table exactly (row "
+                                 f"{hit.iloc[0]['result_id']})." if parsed.language != "sv" else
+                                 f"Den citerade siffran {claim:,.0f} finns exakt i tabellen (rad "
+                                 f"{hit.iloc[0]['result_id']})."))
+            return wide
+    parsed.notes.append(f"No result in the table equals the quoted figure(s) "
+                        f"{', '.join(f'{c:,.0f}' for c in parsed.claimed)}; the best matching result is shown."
+                        if parsed.language != "sv" else
+                        "Inget resultat i tabellen är lika med den citerade siffran; bästa matchande resultat visas.")
+    return None
 
 
 def _unit_of(parsed: Parsed, names: dict[str, str]) -> str | None:

@@ -194,7 +194,7 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
     if result.empty and parsed.round_defaulted and spec.op == "rows":
         result = _earlier_round(engine, spec, parsed) or result
     if parsed.claimed and spec.op == "rows":
-        result = _claim_check(engine, spec, parsed) or result
+        result = claims.exact(engine, spec, parsed, ATTRIBUTION) or result
     verdict = None  # "AMD says … passed 1 million tokens/s": the claim, its rows and a verdict, on the
     # spec that found rows (another column, joint submitters, an earlier round)
     if not parsed.claimed and (checked := claims.check(engine, result.spec, parsed, ATTRIBUTION)) is not None:
@@ -296,41 +296,6 @@ def _commentary_only_round(question: str, parsed: Any, engine: Any, catalog: Any
                                              " This answer is from commentary only."))
     answer.query = {"parsed": parsed.state()}
     return answer
-
-
-def _claim_check(engine: Any, spec: Any, parsed: Any) -> Any:
-    """A question quoting a figure ("StorageReview lists 1,046,150 tokens/s as NVIDIA's top result")
-    is checked against the rows with that exact value, whoever submitted them: the claim's
-    attribution is what is being checked, so it must not filter the search."""
-    from assistant.parse import ATTRIBUTION
-
-    loose = spec.filters.model_copy(update=dict.fromkeys(ATTRIBUTION))
-    named = [v for m in parsed.entities if m.column == "benchmark" for v in m.values]
-    if named:  # the figure may be the -99 variant's when -99.9 was picked ("llama2 70b server")
-        loose = loose.model_copy(update={"benchmark": named})
-    wide = engine.execute(spec.model_copy(update={"filters": loose, "limit": 1000, "dedupe": False}))
-    if wide.empty:
-        return None
-    values = wide.rows["result"].astype(float)
-    for claim in parsed.claimed:
-        hit = wide.rows[(values - claim).abs() <= max(abs(claim) * 1e-6, 1e-9)]
-        if len(hit):
-            from assistant.semantics import describe_caveats
-
-            stale = set(describe_caveats(wide.rows))  # caveats of the wide search, not of the hit
-            wide.rows = hit.head(5)
-            wide.notes = [n for n in wide.notes if n not in stale] + describe_caveats(wide.rows)
-            parsed.intent = "lookup"
-            parsed.notes.append((f"The quoted figure {claim:,.0f} matches the table exactly (row "
-                                 f"{hit.iloc[0]['result_id']})." if parsed.language != "sv" else
-                                 f"Den citerade siffran {claim:,.0f} finns exakt i tabellen (rad "
-                                 f"{hit.iloc[0]['result_id']})."))
-            return wide
-    parsed.notes.append(f"No result in the table equals the quoted figure(s) "
-                        f"{', '.join(f'{c:,.0f}' for c in parsed.claimed)}; the best matching result is shown."
-                        if parsed.language != "sv" else
-                        f"Inget resultat i tabellen är lika med den citerade siffran; bästa matchande resultat visas.")
-    return None
 
 
 # Entities whose names a document about them carries in its title or source.
