@@ -341,6 +341,15 @@ def test_document_cues_route_to_commentary_unless_the_table_is_asked(catalog):
     assert check.spec is not None and check.needs_commentary
 
 
+def test_a_company_that_said_something_is_a_source_to_quote(catalog):
+    """"NVIDIA said it made 35 submissions, how many exactly": the table counts, and what the
+    company said is quoted beside it, in both languages; a question with no one saying anything
+    asks only the table."""
+    assert parse("nvidia said it submitted a lot of results in v6.1, how many exactly?", catalog).needs_commentary
+    assert parse("nvidia sa att de skickade in många resultat i v6.1, hur många?", catalog).needs_commentary
+    assert not parse("how many results did nvidia submit in v6.1?", catalog).needs_commentary
+
+
 def test_trend_between_two_named_rounds_covers_the_rounds_between(catalog):
     p = parse("How did the best gpt-oss-120b Offline result develop from v6.0 to v6.1?", catalog)
     assert p.spec.op == "trend" and p.spec.filters.round == ["v6.0", "v6.1"]
