@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from assistant.parsed import Parsed
+from assistant.reader import Reading
 from assistant.shapes import words
 from assistant.shapes.registry import Context, shape
 
@@ -86,7 +89,8 @@ def _asked_first(ctx: Context) -> int | None:
     if end < 0 or not r.text[end + 1:].strip():
         return None
     first = [t for t in r.tags if t.start < end]
-    rest = [t for t in r.tags if t.start > end]
+    remarks = _remarks(r, end)  # "asking because nvidia wins everything": why the user asks, no request
+    rest = [t for t in r.tags if t.start > end and not any(s <= t.start < e for s, e in remarks)]
     named_first = [m for m in r.matches if m.span[1] <= end]
     named_rest = [m for m in r.matches if m.span[0] > end]
     # a bare term, then a remark that asks nothing ("what did nvidia score" is a question of its own)
@@ -102,6 +106,23 @@ def _asked_first(ctx: Context) -> int | None:
            or (t.kind == "cue" and t.value in ("define", "wh", "why", "source", "commentary")) for t in rest):
         return None
     return end
+
+
+_CLAUSE_END = re.compile(r"[.?!,;]+|\.\.\.")
+
+
+def _remarks(r: Reading, start: int) -> list[tuple[int, int]]:
+    """The clauses after `start` that only say why the user asks or where a term was seen ("asking
+    because …", "i saw it next to ttft", "det stod att …"): each runs from the punctuation before
+    its remark cue to the punctuation after it."""
+    ends = [start] + [m.end() for m in _CLAUSE_END.finditer(r.text, start + 1)] + [len(r.text)]
+    spans = []
+    for t in r.tagged("cue", "remark"):
+        if t.start > start:
+            lo = max(e for e in ends if e <= t.start)
+            hi = min((e for e in ends if e > t.end), default=len(r.text))
+            spans.append((lo, hi))
+    return spans
 
 
 def _term_confirmed(ctx: Context) -> bool:

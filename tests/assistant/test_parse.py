@@ -708,6 +708,22 @@ def test_the_company_in_a_remark_is_no_term_of_the_definition(catalog):
     assert p.intent == "define" and all(m.column == "division" for m in p.entities) and not p.explicit
 
 
+@pytest.mark.parametrize("question", [
+    "who actually runs mlperf? is it an nvidia thing? asking because nvidia seems to win everything",
+    "what is the closed division? i saw nvidia had the most results there",
+    "vad är offline? det stod att nvidia var snabbast i v6.1 men jag fattar inte vad det är",
+])
+def test_a_clause_saying_why_the_user_asks_asks_nothing_of_the_table(catalog, question):
+    """A ranking, a count or a company in a remark ("because nvidia wins everything", "i saw
+    nvidia had the most") says why the term was noticed; the definition is the question."""
+    p = parse(question, catalog)
+    assert p.intent == "define" and not p.explicit, (p.intent, p.explicit)
+
+
+def test_a_ranking_after_a_definition_with_no_remark_is_a_question_of_its_own(catalog):
+    assert parse("what is the closed division? who had the most results there in v6.1", catalog).intent != "define"
+
+
 @pytest.mark.parametrize("question", ["nvidia had the top llama2-70b result in v6.1, right?",
                                       "offline results are higher than server results, right?",
                                       "whisper did 53,267 samples/s in v6.1, correct?"])
