@@ -62,8 +62,12 @@ def _asked_last(ctx: Context) -> bool:
     words before it ("showed up", "biggest") only say why the term was noticed."""
     r = ctx.reading
     text = r.text.rstrip(" ?!.")
+    # "…, whats the difference? both sound like 'serving requests' to me": a closing remark asks nothing
+    for start, _ in sorted((s for s in _remarks(r, 0) if s[1] >= len(text)), reverse=True):
+        if start > 0 and not any(t.start >= start for t in r.tagged("cue", "define")):
+            text = r.text[:start].rstrip(" ?!.,;")
     tail = max(text.rfind(mark) for mark in "?!.,;") + 1
-    last = [t for t in r.tags if t.start >= tail]
+    last = [t for t in r.tags if tail <= t.start < len(text)]
     before = [t for t in r.tags if t.start < tail]  # a statement or a yes/no about the term, not a request
     # ("showed up among the edge results": results as where the term was seen, not as a request)
     if any(t.kind == "cue" and t.value == "better" for t in last) and any(t.kind == "direction" for t in before):
