@@ -390,6 +390,8 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
             answer.citations += [c for c in more.citations if c not in answer.citations]
     else:
         answer = compose_commentary(question, passages, parsed)
+    if parsed.intent != "define":
+        _term_beside(question, answer, parsed, engine)
     answer.query = {"parsed": parsed.state()}
     if parsed.intent != "define":
         _claim_beside(answer, parsed, engine)
@@ -397,6 +399,31 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
 
     answer.reading = readout.line(parsed, None)
     return answer
+
+
+# Terms a definition can explain beside what a document says (a benchmark asks for its results).
+_TERM_COLUMNS = ("scenario", "division", "availability", "system_type", "units")
+
+
+def _term_beside(question: str, answer: Answer, parsed: Parsed, engine: Any) -> None:
+    """"vera rubin was a 'preview' in v6.1, what does that mean? can I compare …": a question
+    asking what a term means beside what a document says about something else gets the guide's
+    definition of the term first, then the documents' words."""
+    from assistant.compose_docs import define_answer
+    from assistant.parse import parse
+
+    r = parsed.reading
+    terms = sorted((m for m in parsed.entities if m.column in _TERM_COLUMNS), key=lambda m: m.span)  # the first named
+    if r is None or not r.has("cue", "define") or not terms:
+        return
+    term = parse(terms[0].text, engine.catalog)
+    term.intent, term.language = "define", parsed.language
+    defined = define_answer(terms[0].text, _guide(terms[0].text, term, engine), term, [])
+    if defined.status != "answered":
+        return
+    answer.answer = defined.answer + " " + answer.answer
+    answer.status = "answered"
+    answer.citations = defined.citations + [c for c in answer.citations if c not in defined.citations]
 
 
 def _claim_beside(answer: Answer, parsed: Parsed, engine: Any) -> None:
