@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from assistant.parsed import Parsed
 from assistant.reader import Reading
@@ -165,7 +166,37 @@ def _which_term(ctx: Context) -> bool:
         and not any(t.kind in ("direction", "operation") for t in r.tags)  # a comparator word binds no number
 
 
+def _remarked(ctx: Context) -> list[tuple[int, int]]:
+    """The remark clauses of the question that ask no definition themselves ("coreweave's text
+    keeps saying 'mixture-of-experts'", "asking because nvidia wins everything")."""
+    r = ctx.reading
+    return [(s, e) for s, e in _remarks(r, -1) if not any(s <= t.start < e for t in r.tagged("cue", "define"))]
+
+
+def _without_remarks(ctx: Context) -> Context | None:
+    """The question as if its remark clauses were not there, or None when it has none: what a
+    remark says or names (a source, a company, a ranking) is why the user asks, not what. A term
+    named in a remark stays ("i saw 'preview' on some rows, what does it mean")."""
+    spans = _remarked(ctx)
+    if not spans:
+        return None
+    r = ctx.reading
+
+    def inside(start: int) -> bool:
+        return any(s <= start < e for s, e in spans)
+
+    matches = [m for m in r.matches if m.column in TERMS or not inside(m.span[0])]
+    reading = replace(r, tags=[t for t in r.tags if not inside(t.start)], matches=matches)
+    kept = {m.column for m in matches}
+    return replace(ctx, reading=reading, explicit={c: v for c, v in ctx.explicit.items() if c in kept})
+
+
 def _define_applies(ctx: Context) -> bool:
+    bare = _without_remarks(ctx)
+    return _define_reads(ctx) or (bare is not None and _define_reads(bare))
+
+
+def _define_reads(ctx: Context) -> bool:
     r = ctx.reading
     if _units_compared(ctx) or _asked_last(ctx) or _asked_first(ctx) is not None or _term_confirmed(ctx) \
             or _term_attribute(ctx) or _which_term(ctx) or _benchmarks_compared(ctx):
@@ -209,6 +240,12 @@ def define(ctx: Context) -> Parsed:
     if end is not None:  # the remark's company is where the term was seen, not the term
         ctx.parsed.entities = [m for m in ctx.parsed.entities if m.span[1] <= end]
         ctx.parsed.explicit = {}
+    spans = _remarked(ctx)
+    if spans and not _define_reads(ctx):  # read without its remarks: what they name is no filter
+        ctx.parsed.entities = [m for m in ctx.parsed.entities
+                               if m.column in TERMS or not any(s <= m.span[0] < e for s, e in spans)]
+        kept = {m.column for m in ctx.parsed.entities}
+        ctx.parsed.explicit = {c: v for c, v in ctx.parsed.explicit.items() if c in kept}
     ctx.parsed.intent = "define"
     ctx.parsed.needs_commentary = True
     return ctx.parsed

@@ -721,6 +721,16 @@ def test_a_clause_saying_why_the_user_asks_asks_nothing_of_the_table(catalog, qu
     assert p.intent == "define" and "submitter" not in p.explicit, (p.intent, p.explicit)
 
 
+@pytest.mark.parametrize("question", [
+    "nvidia's blog keeps saying 'offline', what is that in plain words",
+    "i saw nvidia had the most preview results, what does preview mean",
+])
+def test_a_source_or_company_in_a_remark_before_the_definition_is_no_filter(catalog, question):
+    p = parse(question, catalog)
+    assert p.intent == "define" and "submitter" not in p.explicit and "accelerator_vendor" not in p.explicit, \
+        (p.intent, p.explicit)
+
+
 def test_a_ranking_after_a_definition_with_no_remark_is_a_question_of_its_own(catalog):
     assert parse("what is the closed division? who had the most results there in v6.1", catalog).intent != "define"
 
