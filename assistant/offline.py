@@ -391,7 +391,7 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
     else:
         answer = compose_commentary(question, passages, parsed)
     if parsed.intent != "define":
-        _term_beside(question, answer, parsed, engine)
+        _term_beside(answer, parsed, engine)
     answer.query = {"parsed": parsed.state()}
     if parsed.intent != "define":
         _claim_beside(answer, parsed, engine)
@@ -405,10 +405,11 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
 _TERM_COLUMNS = ("scenario", "division", "availability", "system_type", "units")
 
 
-def _term_beside(question: str, answer: Answer, parsed: Parsed, engine: Any) -> None:
+def _term_beside(answer: Answer, parsed: Parsed, engine: Any) -> None:
     """"vera rubin was a 'preview' in v6.1, what does that mean? can I compare …": a question
     asking what a term means beside what a document says about something else gets the guide's
-    definition of the term first, then the documents' words."""
+    definition of the term first, then the documents' words. The term is read as a question of
+    its own, so the guide section is chosen by the term, not by the chip the question is about."""
     from assistant.compose_docs import define_answer
     from assistant.parse import parse
 

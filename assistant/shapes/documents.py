@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from assistant.catalog import Match
 from assistant.parsed import Parsed
 from assistant.reader import Reading
 from assistant.shapes import words
@@ -181,14 +182,19 @@ def _without_remarks(ctx: Context) -> Context | None:
     if not spans:
         return None
     r = ctx.reading
-
-    def inside(start: int) -> bool:
-        return any(s <= start < e for s, e in spans)
-
-    matches = [m for m in r.matches if m.column in TERMS or not inside(m.span[0])]
-    reading = replace(r, tags=[t for t in r.tags if not inside(t.start)], matches=matches)
+    matches = _unremarked(r.matches, spans)
+    reading = replace(r, tags=[t for t in r.tags if not _inside(spans, t.start)], matches=matches)
     kept = {m.column for m in matches}
     return replace(ctx, reading=reading, explicit={c: v for c, v in ctx.explicit.items() if c in kept})
+
+
+def _inside(spans: list[tuple[int, int]], at: int) -> bool:
+    return any(s <= at < e for s, e in spans)
+
+
+def _unremarked(matches: list[Match], spans: list[tuple[int, int]]) -> list[Match]:
+    """The names outside the remark clauses, and the terms inside them."""
+    return [m for m in matches if m.column in TERMS or not _inside(spans, m.span[0])]
 
 
 def _define_applies(ctx: Context) -> bool:
@@ -242,8 +248,7 @@ def define(ctx: Context) -> Parsed:
         ctx.parsed.explicit = {}
     spans = _remarked(ctx)
     if spans and not _define_reads(ctx):  # read without its remarks: what they name is no filter
-        ctx.parsed.entities = [m for m in ctx.parsed.entities
-                               if m.column in TERMS or not any(s <= m.span[0] < e for s, e in spans)]
+        ctx.parsed.entities = _unremarked(ctx.parsed.entities, spans)
         kept = {m.column for m in ctx.parsed.entities}
         ctx.parsed.explicit = {c: v for c, v in ctx.parsed.explicit.items() if c in kept}
     ctx.parsed.intent = "define"
