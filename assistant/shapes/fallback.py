@@ -140,6 +140,9 @@ def _commentary_applies(ctx: Context) -> bool:
     r = ctx.reading
     if r.has("cue", "why") or (r.has("cue", "source") and not r.has("cue", "table")):
         return True
+    # "how many partners did they list": no column counts partners; a document may state them
+    if words.is_count(r, ctx.explicit) and words.uncounted(r) is not None:
+        return True
     # A weak cue ("reports", "skriver") does not replace a ranking of counts ("... flest resultat").
     ranked = r.has("direction", "most", "least", "ordinal")
     return words.needs_commentary(r) and not words.is_count(r, ctx.explicit) and not ctx.benchmarks and not ranked

@@ -78,6 +78,20 @@ def counted_words(r: Reading) -> list[int]:
     return [i for i in range(tag.last, min(tag.last + 8, len(r.tokens))) if i not in skip][:3]
 
 
+def uncounted(r: Reading) -> str | None:
+    """The noun "how many" counts when no column holds it ("how many partners did they list",
+    "how many OEMs"), else None: the first word after "how many" is read by nothing, and neither
+    it nor the next word names a column or a measure ("how many graphics cards" counts cards)."""
+    counted = counted_words(r)
+    if not counted or read_at(r, counted[0]):
+        return None
+    word = r.tokens[counted[0]].text
+    if len(word) < 3 or not word.isalpha() or any(_tagged_at(r, i, kind) for i in counted[:2]
+                                                   for kind in ("grouping", "measure", "attribute")):
+        return None
+    return word
+
+
 def _tagged_at(r: Reading, index: int, kind: str, *values: str) -> bool:
     return any(t.first == index for t in r.tagged(kind, *values))
 

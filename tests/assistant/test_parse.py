@@ -350,6 +350,22 @@ def test_a_company_that_said_something_is_a_source_to_quote(catalog):
     assert not parse("how many results did nvidia submit in v6.1?", catalog).needs_commentary
 
 
+@pytest.mark.parametrize("question", ["how many partners did nvidia list in v6.1?",
+                                      "how many OEMs submitted on amd gpus in v6.1",
+                                      "hur många partner nämnde nvidia i v6.1?"])
+def test_a_count_of_something_no_column_holds_asks_the_documents(catalog, question):
+    """No column counts partners or OEMs: counting result rows would answer another question."""
+    p = parse(question, catalog)
+    assert p.intent == "commentary" and p.spec is None and p.needs_commentary, (p.intent, p.spec)
+
+
+@pytest.mark.parametrize("question", ["how many exactly were there in v6.1?", "hur många ungefär i v6.1?",
+                                      "how many graphics cards did nvidia use in v6.1?",
+                                      "how many results did nvidia submit in v6.1?"])
+def test_a_count_of_results_or_of_a_column_stays_a_count(catalog, question):
+    assert parse(question, catalog).intent == "count"
+
+
 def test_trend_between_two_named_rounds_covers_the_rounds_between(catalog):
     p = parse("How did the best gpt-oss-120b Offline result develop from v6.0 to v6.1?", catalog)
     assert p.spec.op == "trend" and p.spec.filters.round == ["v6.0", "v6.1"]
