@@ -210,7 +210,8 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
 def _quote_sources(question: str, answer: Answer, engine: Any, parsed: Any, rounds: list[str] | None) -> None:
     from assistant import compose
 
-    passages = _passages(question, engine, rounds, parsed)
+    cited = {c.id for c in answer.citations}  # a passage a part quoted already is not quoted twice
+    passages = [p for p in _passages(question, engine, rounds, parsed) if p.id not in cited]
     if passages:
         extra = compose.compose_commentary(question, passages, parsed)
         answer.passages = extra.passages
