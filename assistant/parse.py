@@ -186,8 +186,11 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
         texts = parts(r)
         second = read(texts[1], catalog) if texts else None
         # "... and how many GPUs did it use?" asks a field of the first part's answer, which
-        # states it: one question, not two.
-        if second is not None and not _field_question(second, {}) and not _says_more_of_a_term(r, second):
+        # states it: one question, not two ("and which intel gpu made its first appearance" names
+        # what it asks about: a question of its own).
+        field = second is not None and _field_question(second, {}) and not any(
+            m.column != "round" for m in second.matches)
+        if second is not None and not field and not _says_more_of_a_term(r, second):
             return _two_parts(r, texts[0], second, catalog, previous)
     text, lang = r.text, r.language
     entities = _choose(r)

@@ -366,6 +366,16 @@ def test_a_count_of_results_or_of_a_column_stays_a_count(catalog, question):
     assert parse(question, catalog).intent == "count"
 
 
+def test_a_second_part_that_names_what_it_asks_about_is_a_question_of_its_own(catalog):
+    """"…, and how many GPUs did it use?" asks a field of the first part's rows; "…, and which
+    nvidia gpu made its first appearance?" names its own subject, so it is a second question."""
+    two = parse("how many submitters were in v6.1 and which nvidia gpu made its first appearance?", catalog)
+    assert two.intent == "parts" and len(two.parts) == 2
+    assert "accelerator_vendor" not in two.parts[0].explicit, two.parts[0].explicit
+    one = parse("which system had the best llama2-70b offline result in v6.1, and how many gpus did it use?", catalog)
+    assert one.intent != "parts"
+
+
 def test_trend_between_two_named_rounds_covers_the_rounds_between(catalog):
     p = parse("How did the best gpt-oss-120b Offline result develop from v6.0 to v6.1?", catalog)
     assert p.spec.op == "trend" and p.spec.filters.round == ["v6.0", "v6.1"]
