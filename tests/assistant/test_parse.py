@@ -708,6 +708,14 @@ def test_a_publishers_piece_about_a_term_is_a_question_for_the_documents(questio
     assert p.intent != "define" and p.needs_commentary, (p.intent, p.needs_commentary)
 
 
+@pytest.mark.parametrize("question", ["what % of the B200 did amd claim for the mi355x in v6.1?",
+                                      "hur många % av B200 nådde mi355x enligt amd?"])
+def test_a_percent_sign_asks_for_a_share(catalog, question):
+    from assistant.compose_docs import asked_figure
+
+    assert asked_figure(parse(question, catalog)) == "share"
+
+
 @pytest.mark.parametrize("question, figure", [
     ("how much did software alone raise blackwell ultra token throughput, according to nvidia?", "ratio"),
     ("hur mycket ökade genomströmningen enligt AMD?", "ratio"),
