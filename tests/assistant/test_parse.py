@@ -708,6 +708,17 @@ def test_a_publishers_piece_about_a_term_is_a_question_for_the_documents(questio
     assert p.intent != "define" and p.needs_commentary, (p.intent, p.needs_commentary)
 
 
+@pytest.mark.parametrize("question, figure", [
+    ("can i just divide the tokens/s by the number of gpus to get a per gpu score?", None),
+    ("kan man dela tokens/s med antalet gpuer för att få ett värde per gpu?", None),
+    ("did nvidia say how many partners submitted in v6.1?", "count"),
+    ("is there a statement on how many results amd submitted in v6.1?", "count")])
+def test_a_yes_no_question_asks_for_no_figure_unless_a_source_or_how_many_is_asked(catalog, question, figure):
+    from assistant.compose_docs import asked_figure
+
+    assert asked_figure(parse(question, catalog)) == figure
+
+
 @pytest.mark.parametrize("question", ["what % of the B200 did amd claim for the mi355x in v6.1?",
                                       "hur många % av B200 nådde mi355x enligt amd?"])
 def test_a_percent_sign_asks_for_a_share(catalog, question):
