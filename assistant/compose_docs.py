@@ -501,6 +501,10 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         terms, asked = [], []
         named_words = {_stem(w) for m in parsed.entities for w in _keywords(m.text)}
         keys = keys - named_words or keys
+    if asked and not _guide_knows(asked[0], sections):
+        # "vad är mlperf endpoints?": no entry mentions it; quoting the nearest one would answer
+        # another question (the documents may know it)
+        return _answer(question, templates.text(lang, "docs", "no_guide"), status="no_data", passages=passages)
     heads = {id(sec): _stems(sec[0]) for sec in sections}
     bodies = {id(sec): _stems(sec[1][:400]) for sec in sections}
     df = {k: sum(k in heads[id(sec)] | bodies[id(sec)] for sec in sections) for k in keys}
@@ -559,6 +563,24 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
                    citations=doc_citations(cited), notes=[templates.text(lang, "docs", "guide_note")])
 
 
+def _own_words(term: str) -> set[str]:
+    return {_stem(w) for w in _keywords(term)} - {_stem(w) for w in _GENERIC}
+
+
+def _guide_knows(term: str, sections: list[tuple[str, str, Passage]]) -> bool:
+    """Some guide section names the term: each of its own words (not "mlperf") is in one section."""
+    own = _own_words(term)
+    return not own or any(own <= _stems(head) | _stems(body) for head, body, _ in sections)
+
+
+def on_asked_term(parsed: Parsed, passages: list[Passage]) -> list[Passage]:
+    """The documents that name the term a definition asks about ("mlperf endpoints"), for a term
+    the guide lacks; none when no term was asked, so nothing unrelated is ever quoted."""
+    asked = _asked_term(parsed)
+    own = _own_words(asked[0]) if asked else set()
+    return [p for p in passages if p.doc_kind != "guide" and own and own <= _stems(p.text)]
+
+
 def _asked_term(parsed: Parsed) -> list[str]:
     """The word or two a definition asks about, right after its cue and before the sentence ends
     ("what even is mlperf? a company …": mlperf), when no catalog term names it; else []."""
@@ -568,8 +590,12 @@ def _asked_term(parsed: Parsed) -> list[str]:
         return []
     end = cue.end + len(re.split(r"[?!.,;:]", r.text[cue.end:], maxsplit=1)[0])
     articles = {i for t in r.tagged("cue", "determiner") for i in range(t.first, t.last)}
-    said = [tok.text for i, tok in enumerate(r.tokens) if cue.end <= tok.start and tok.end <= end and i not in articles]
-    return [" ".join(said)] if 0 < len(said) <= 2 else []
+    said = [i for i, tok in enumerate(r.tokens) if cue.end <= tok.start and tok.end <= end and i not in articles]
+    framing = {i for t in r.tagged("cue", "plain", "lead") for i in range(t.first, t.last)}
+    # "vad är mlperf endpoints för nåt", "samples/s means what exactly": not "för nåt", "exactly"
+    while said and said[-1] in framing and r.tokens[said[-1]].text not in _GENERIC:
+        said.pop()
+    return [" ".join(r.tokens[i].text for i in said)] if 0 < len(said) <= 2 else []
 
 
 def _also_asked(quoted: list[str], rest: list[str], keys: set[str],

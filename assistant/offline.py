@@ -319,6 +319,16 @@ def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) 
                 organisations=organisations)
 
 
+def _documents(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed) -> list:
+    """The passages for a question as if it asked no definition: the documents, not the guide first."""
+    from dataclasses import replace
+
+    try:
+        return engine.search(question, rounds=rounds, want=replace(_want(parsed, rounds, engine.catalog), guide=False))
+    except Exception:  # the commentary store is optional
+        return []
+
+
 def _passages(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed | None = None) -> list:
     try:
         return engine.search(question, rounds=rounds, want=_want(parsed, rounds, engine.catalog))
@@ -370,7 +380,7 @@ def _facts(parsed: Parsed, engine: Any) -> list[str]:
 
 def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[str]] | None) -> Answer:
     from assistant.compose import compose_commentary
-    from assistant.compose_docs import asked_figure, asked_kind, define_answer, figure_answer
+    from assistant.compose_docs import asked_figure, asked_kind, define_answer, figure_answer, on_asked_term
 
     # a round the table lacks may still be a round the documents cover (commentary on v5.0)
     unknown = list(parsed.reading.unknown_rounds) if parsed.reading is not None else []
@@ -383,6 +393,9 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
         kind = asked_kind(parsed)
         answer = define_answer(question, _guide(question, parsed, engine) + passages, parsed, _facts(parsed, engine),
                                choices=engine.catalog.values(kind) if kind else ())
+        if answer.status == "no_data":  # a term the guide lacks ("mlperf endpoints"): what the documents say
+            documents = on_asked_term(parsed, _documents(question, engine, rounds, parsed))
+            answer = compose_commentary(question, documents, parsed) if documents else answer
     elif figure and passages:
         answer = figure_answer(question, passages, parsed, figure)
         if answer.status == "answered":  # the figure leads; the other passages follow, for context

@@ -410,3 +410,24 @@ def test_a_kind_or_a_publisher_named_in_a_definition_keeps_its_own_entry(catalog
 
     answer = define_answer(question, [GUIDE, ROUNDS_GUIDE], parse(question, catalog), [])
     assert expected in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question", ["what is mlperf endpoints?", "vad är mlperf endpoints för nåt?"])
+def test_a_term_no_guide_section_names_gets_no_entry_and_the_documents_that_name_it(catalog, question):
+    """The nearest section ("Offline") would answer another question; a document naming the term
+    may answer it, and one that does not name it is never quoted."""
+    from assistant.compose_docs import define_answer, on_asked_term
+
+    parsed = parse(question, catalog)
+    parsed.intent = "define"
+    assert define_answer(question, [GUIDE], parsed, []).status == "no_data"
+    naming = _doc("v6.1_studio-global_analysis-sv.md", 0, "MLCommons previewed MLPerf Endpoints as a direction.")
+    other = _doc("v6.0_amd_vendor-blog.md", 0, "AMD is proud of its partners and its open software stack.")
+    assert on_asked_term(parsed, [naming, other, GUIDE]) == [naming]
+
+
+def test_a_term_the_guide_names_is_defined_from_it(catalog):
+    from assistant.compose_docs import define_answer
+
+    answer = define_answer("what is offline?", [GUIDE], parse("what is offline?", catalog), [])
+    assert answer.status == "answered" and "all the work arrives at once" in answer.answer
