@@ -8,6 +8,7 @@ closest valid values, and every number in an answered turn cites its rows.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from assistant.answer import Answer
@@ -321,8 +322,6 @@ def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) 
 
 def _documents(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed) -> list:
     """The passages for a question as if it asked no definition: the documents, not the guide first."""
-    from dataclasses import replace
-
     try:
         return engine.search(question, rounds=rounds, want=replace(_want(parsed, rounds, engine.catalog), guide=False))
     except Exception:  # the commentary store is optional
