@@ -31,6 +31,11 @@ _SIZE = r"(?<![\w.,])\d+(?:\.\d+)?[BM]\b"  # a model's size in parameters: "671B
 _UNIT_ATTACHED = r"(?<![\w.,])\d+(?:[.,]\d+)?(?:TB/s|GB/s|TB|GB|MB|PFLOPS|TFLOPS|kW|W)\b"
 # A ratio written with its "x" attached: "5x shorter", "4,4x lower", "2.5×".
 _TIMES_ATTACHED = r"(?<![\w.,])\d+(?:[.,]\d+)?[x×](?![\w])"
+# A small count written as a word before what it counts ("nine OEMs", "tre servrar"), from the
+# lexicons' number words (one/en/ett left out: "one of the", "en av").
+_COUNT_WORDS = "|".join(sorted({w for language in ("en", "sv") for w, n in lexicon.load(language).numbers.items()
+                                 if 2 <= n <= 20}, key=len, reverse=True))
+_COUNT_WORD = rf"\b(?:{_COUNT_WORDS})\b(?=\s+[^\W\d_])"
 FIGURES: dict[str, re.Pattern[str]] = {
     "ratio": re.compile(rf"(?:{_NUM})\s*(?:x|×|times|-fold)\b|(?:{_NUM})\s*%|{_TIMES_ATTACHED}", re.I),
     "share": re.compile(rf"(?:{_NUM})\s*(?:%|percent|per cent|procent)", re.I),
@@ -41,7 +46,7 @@ FIGURES: dict[str, re.Pattern[str]] = {
     "efficiency": re.compile(rf"(?:{_NUM}).{{0,40}}per\s*watt|(?:{_NUM})\s*\S+/W\b", re.I),
     "power": re.compile(rf"(?:{_NUM})\s*(?:kW|W|watts?)\b", re.I),
     "latency": re.compile(rf"(?:{_NUM})\s*(?:ms|milliseconds?|seconds?|s)\b", re.I),
-    "count": re.compile(rf"(?:{_NUM})(?:\s*(?:billion|million|trillion))?|{_SIZE}", re.I),
+    "count": re.compile(rf"(?:{_NUM})(?:\s*(?:billion|million|trillion))?|{_SIZE}|{_COUNT_WORD}", re.I),
     "amount": re.compile(rf"{_UNIT_ATTACHED}|(?:{_NUM})(?:\s*(?:billion|million|trillion|TB/s|GB/s|TB|GB|MB|%|x|×))?|"
                          rf"{_SIZE}", re.I),
     # A person or an organisation: two or more words written like names ("Miro Hodak", "University of

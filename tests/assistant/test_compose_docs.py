@@ -431,3 +431,13 @@ def test_a_term_the_guide_names_is_defined_from_it(catalog):
 
     answer = define_answer("what is offline?", [GUIDE], parse("what is offline?", catalog), [])
     assert answer.status == "answered" and "all the work arrives at once" in answer.answer
+
+
+def test_a_small_count_written_as_a_word_is_a_figure(catalog):
+    """Documents write small counts in words ("nine OEMs", "tre servrar"); "one of" is no count."""
+    passages = [_doc("official/v6.0_mlcommons_supplemental-discussion.pdf", 0,
+                     "AMD saw strong ecosystem momentum, with nine OEMs submitting results on AMD Instinct platforms. "
+                     "One of the results used a new liquid-cooled rack.")]
+    answer = _ask(catalog, "how many OEMs submitted on amd gpus in v6.0 according to the supplemental discussion?",
+                  passages)
+    assert answer.status == "answered" and "nine" in answer.answer.split("“")[0], answer.answer
