@@ -88,7 +88,7 @@ SETTINGS: list[Setting] = [
     Setting("llm_timeout_s", 120, "Time limit for one model call, in seconds.", int),
     Setting("context_window", 4096, "Context window passed to local models.", int),
     Setting("history_tokens", 1000, "Token budget for earlier turns kept in a conversation.", int),
-    Setting("retrieval_k", 4, "Commentary passages retrieved per question.", int),
+    Setting("retrieval_k", 5, "Commentary passages retrieved per question.", int),
     Setting("llm_threads", 2,
             "CPU threads for an in-process model (llamacpp); 1 is much faster when other work shares the cores.",
             int),
