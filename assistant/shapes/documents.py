@@ -65,9 +65,9 @@ def _asked_last(ctx: Context) -> bool:
     r = ctx.reading
     text = r.text.rstrip(" ?!.")
     # "…, whats the difference? both sound like 'serving requests' to me": a closing remark asks nothing
-    for start, _ in sorted((s for s in _remarks(r, 0) if s[1] >= len(text)), reverse=True):
-        if start > 0 and not any(t.start >= start for t in r.tagged("cue", "define")):
-            text = r.text[:start].rstrip(" ?!.,;")
+    closing = [s for s, e in _remarked(ctx) if e >= len(text) and s > 0]
+    if closing:
+        text = r.text[:min(closing)].rstrip(" ?!.,;")
     tail = max(text.rfind(mark) for mark in "?!.,;") + 1
     last = [t for t in r.tags if tail <= t.start < len(text)]
     before = [t for t in r.tags if t.start < tail]  # a statement or a yes/no about the term, not a request
@@ -182,19 +182,22 @@ def _without_remarks(ctx: Context) -> Context | None:
     if not spans:
         return None
     r = ctx.reading
-    matches = _unremarked(r.matches, spans)
+    matches, explicit = _unremarked(r.matches, ctx.explicit, spans)
     reading = replace(r, tags=[t for t in r.tags if not _inside(spans, t.start)], matches=matches)
-    kept = {m.column for m in matches}
-    return replace(ctx, reading=reading, explicit={c: v for c, v in ctx.explicit.items() if c in kept})
+    return replace(ctx, reading=reading, explicit=explicit)
 
 
 def _inside(spans: list[tuple[int, int]], at: int) -> bool:
     return any(s <= at < e for s, e in spans)
 
 
-def _unremarked(matches: list[Match], spans: list[tuple[int, int]]) -> list[Match]:
-    """The names outside the remark clauses, and the terms inside them."""
-    return [m for m in matches if m.column in TERMS or not _inside(spans, m.span[0])]
+def _unremarked(matches: list[Match], explicit: dict[str, list[str]],
+                spans: list[tuple[int, int]]) -> tuple[list[Match], dict[str, list[str]]]:
+    """The names outside the remark clauses and the terms inside them, and the filters of only
+    the columns those still name."""
+    kept = [m for m in matches if m.column in TERMS or not _inside(spans, m.span[0])]
+    columns = {m.column for m in kept}
+    return kept, {c: v for c, v in explicit.items() if c in columns}
 
 
 def _define_applies(ctx: Context) -> bool:
@@ -248,9 +251,7 @@ def define(ctx: Context) -> Parsed:
         ctx.parsed.explicit = {}
     spans = _remarked(ctx)
     if spans and not _define_reads(ctx):  # read without its remarks: what they name is no filter
-        ctx.parsed.entities = _unremarked(ctx.parsed.entities, spans)
-        kept = {m.column for m in ctx.parsed.entities}
-        ctx.parsed.explicit = {c: v for c, v in ctx.parsed.explicit.items() if c in kept}
+        ctx.parsed.entities, ctx.parsed.explicit = _unremarked(ctx.parsed.entities, ctx.parsed.explicit, spans)
     ctx.parsed.intent = "define"
     ctx.parsed.needs_commentary = True
     return ctx.parsed
