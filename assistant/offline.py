@@ -320,17 +320,13 @@ def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) 
                 organisations=organisations)
 
 
-def _documents(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed) -> list:
-    """The passages for a question as if it asked no definition: the documents, not the guide first."""
+def _passages(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed | None = None,
+              guide: bool | None = None) -> list:
+    """The commentary passages for a question; `guide=False` searches as if it asked no definition
+    (the documents, not the guide first)."""
     try:
-        return engine.search(question, rounds=rounds, want=replace(_want(parsed, rounds, engine.catalog), guide=False))
-    except Exception:  # the commentary store is optional
-        return []
-
-
-def _passages(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed | None = None) -> list:
-    try:
-        return engine.search(question, rounds=rounds, want=_want(parsed, rounds, engine.catalog))
+        want = _want(parsed, rounds, engine.catalog)
+        return engine.search(question, rounds=rounds, want=want if guide is None else replace(want, guide=guide))
     except Exception:  # the commentary store is optional for numeric answers
         return []
 
@@ -393,7 +389,7 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
         answer = define_answer(question, _guide(question, parsed, engine) + passages, parsed, _facts(parsed, engine),
                                choices=engine.catalog.values(kind) if kind else ())
         if answer.status == "no_data":  # a term the guide lacks ("mlperf endpoints"): what the documents say
-            documents = on_asked_term(parsed, _documents(question, engine, rounds, parsed))
+            documents = on_asked_term(parsed, _passages(question, engine, rounds, parsed, guide=False))
             answer = compose_commentary(question, documents, parsed) if documents else answer
     elif figure and passages:
         answer = figure_answer(question, passages, parsed, figure)
@@ -403,10 +399,9 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
             answer.citations += [c for c in more.citations if c not in answer.citations]
     else:
         answer = compose_commentary(question, passages, parsed)
-    if parsed.intent != "define":
-        _term_beside(answer, parsed, engine)
     answer.query = {"parsed": parsed.state()}
-    if parsed.intent != "define":
+    if parsed.intent != "define":  # beside the documents: the guide's term, and the table's claim check
+        _term_beside(answer, parsed, engine)
         _claim_beside(answer, parsed, engine)
     from assistant import readout
 
