@@ -88,13 +88,13 @@ def asked_figure(parsed: Parsed) -> str | None:
     r = parsed.reading
     if r is None:
         return None
-    figure = next((figure for kind, value, figure in _ASKED if r.has(kind, value)), None)
-    asks_number = r.has("measure", "amount", "ratio", "share", "money") or r.has("operation", "count") \
-        or r.has("cue", "source") or bool(parsed.claimed)
     # "can i just divide by the number of gpus?": a yes or no, not a figure, unless someone is
     # asked what they stated or "how many" is asked outright
     if r.has("cue", "yes_no") and not r.has("cue", "source", "source_weak") and not r.has("measure", "amount"):
         return None
+    figure = next((figure for kind, value, figure in _ASKED if r.has(kind, value)), None)
+    asks_number = r.has("measure", "amount", "ratio", "share", "money") or r.has("operation", "count") \
+        or r.has("cue", "source") or bool(parsed.claimed)
     return figure if figure in _STATED or asks_number else None
 
 

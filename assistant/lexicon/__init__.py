@@ -41,7 +41,7 @@ TAG_CACHE = 64  # questions whose tags a lexicon remembers
 _TOKEN = re.compile(
     r"\d{1,3}(?:[,\u00a0\u202f]\d{3})+(?:\.\d+)?"  # 1,136,100 (one number)
     r"|\d{1,3}(?: \d{3})+(?![\d,.])"  # Swedish 1 136 100
-    r"|[<>]=?|=|#\d+|%"  # "=": "rgat = ?", "sdxl = image generation?"; "what % of B200"
+    r"|[<>]=?|=|#\d+|%"  # "=": "rgat = ?", "sdxl = image generation?"; "%": "what % of the best"
     r"|[\w]+(?:[.:'’/][\w]+)*")
 _NUMBER = re.compile(r"^\d[\d,\u00a0\u202f ]*(?:\.\d+)?$")
 _ROUND = re.compile(r"^v?\d{1,2}\.\d{1,2}$")
