@@ -129,7 +129,8 @@ _JSON_KEYS = ("result_id", "result_url", "system_name", "total_accelerators", "n
               "accelerators_per_node", "accelerator_family", "accelerator_vendor", "value_unit", "power_result",
               "power_units", "lower_is_better", "row_count", "item_count", "by_round", "group_by",
               "result_per_accelerator", "search_query", "system_type", "has_power")
-INTERNAL = re.compile(r"\btool[ _-]?results?\b|\bchecked summary\b|\bcorrect answer to reword\b|"
+INTERNAL = re.compile(r"\btool[ _-]?results?\b|\bchecked summary\b|"
+                      r"\bcorrect answer (?:to )?reword(?:ed|ing)?\b|\breworded answer\b|"
                       r"\bparser(?:'s)? reading\b|\bour parser\b|"
                       r"</?\s*document\b|<\s*/?\s*[a-z_]+\s*/?>|\b(?:query_results|search_commentary|list_values|"
                       r"describe_data)\b|\"[a-z_]+\"\s*:|\b(?:" + "|".join(_JSON_KEYS) + r")\b", re.IGNORECASE)

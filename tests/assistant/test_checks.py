@@ -144,7 +144,8 @@ def _facts(engine, settings, question, **kw):
 
 
 @pytest.mark.parametrize("words", ["tool_results", "the query_results tool", '"result_id": "x"', "<document>",
-                                   "the total_accelerators field", "Checked summary"])
+                                   "the total_accelerators field", "Checked summary",
+                                   "The correct answer reworded is"])
 def test_internal_words_are_refused(engine, settings, words):
     facts = _facts(engine, settings, BEST_L2)
     why = check_wording(f"Lenovo's ThinkSystem SR680a V3 led with 102,909 Tokens/s ({words}).", facts)
