@@ -45,7 +45,7 @@ class DocEngine(Engine):
 
 @pytest.fixture
 def settings():
-    return settings_mod.load()
+    return settings_mod.load(model_wording="model")  # these tests are about the model's wording
 
 
 @pytest.fixture
@@ -604,3 +604,40 @@ def test_every_schema_answer_says_which_reading_it_rests_on(engine, settings):
     assert _reading(agent.answer(QUESTION)) == "parser"
     agent, _ = _agent(engine, settings, [_route(), "Nvidia's Big box: 1,136,100.47 Tokens/s."])
     assert _reading(agent.answer(QUESTION)) == "parser"  # the same reading: nothing to decide
+
+
+# --- who words the answer (`model_wording`) -----------------------------------------------------------------
+
+def test_a_small_model_reads_the_question_and_our_templates_word_the_answer(engine):
+    settings = settings_mod.load()  # model_wording=auto: the scripted model states no size → template
+    agent, llm = _agent(engine, settings, [_route(), "Nvidia's Big box: 1,136,100.47 Tokens/s."])
+    answer = agent.answer(QUESTION)
+    assert answer.answer == _offline(engine, settings).answer
+    assert answer.llm_calls == 1 and llm.remaining == 1  # the wording reply was never asked for
+    assert agent.wording == "template" and any("Worded by our templates" in n for n in answer.notes)
+    agent, _ = _agent(engine, settings, [_route()])
+    pieces = list(agent.run(QUESTION))
+    assert "".join(pieces[:-1]) == pieces[-1].answer == answer.answer
+
+
+def test_with_template_wording_a_winning_model_reading_is_worded_by_our_templates(engine, monkeypatch):
+    _reader_without_submitter(monkeypatch)
+    agent, _ = _agent(engine, settings_mod.load(model_wording="template"), [_route(submitter="AMD")])
+    answer = agent.answer(AMD_QUESTION)
+    assert _reading(answer) == "model" and answer.rows[0]["submitter"] == "AMD"
+    assert answer.llm_calls == 1 and "500 Tokens/s" in answer.answer and "AMD" in answer.answer
+
+
+@pytest.mark.parametrize("setting, backend, name, wording", [
+    ("auto", "llamacpp", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", "template"),
+    ("auto", "llamacpp", "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", "template"),
+    ("auto", "ollama", "llama3.1:8b", "model"),
+    ("auto", "openai", "gpt-4o", "model"),  # a hosted API, no size in the name
+    ("auto", "ollama", "mistral", "template"),  # a local tag, no size: taken to be small
+    ("model", "llamacpp", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", "model"),
+    ("template", "openai", "gpt-4o", "template"),
+])
+def test_who_words_the_answer_goes_by_the_setting_then_the_models_size(setting, backend, name, wording):
+    from assistant.agent import pick_wording
+
+    assert pick_wording(setting, backend=backend, model_name=name) == wording

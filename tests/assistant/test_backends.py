@@ -124,7 +124,9 @@ def _ollama_responder(messages, fmt, tools, options):
 
 def test_ollama_backend_through_the_standin(engine):
     with OllamaStandin(_ollama_responder, models=["tiny"]) as server:
-        settings = settings_mod.load(ollama_host=server.url, context_window=2048, max_tokens=99)
+        # the model words the answer here (a tag with no size would otherwise get our templates)
+        settings = settings_mod.load(ollama_host=server.url, context_window=2048, max_tokens=99,
+                                     model_wording="model")
         answer = _ask("ollama", engine, settings, model="tiny")
         chats = [body for method, path, body in server.requests if path == "/api/chat"]
     assert answer.answer == FINAL and (answer.backend, answer.model, answer.llm_calls) == ("ollama", "tiny", 2)
@@ -136,7 +138,7 @@ def test_ollama_backend_through_the_standin(engine):
 
 def test_ollama_streams_over_ndjson(engine):
     with OllamaStandin(_ollama_responder, models=["tiny"]) as server:
-        settings = settings_mod.load(ollama_host=server.url)
+        settings = settings_mod.load(ollama_host=server.url, model_wording="model")  # the wording is streamed
         pieces = list(get_backend("ollama").stream_answer(QUESTION, engine=engine, conversation=None,
                                                           settings=settings, model="tiny"))
         chats = [body for method, path, body in server.requests if path == "/api/chat"]

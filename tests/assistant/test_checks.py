@@ -57,7 +57,7 @@ def _table():
 
 @pytest.fixture(scope="module")
 def settings():
-    return settings_mod.load()
+    return settings_mod.load(model_wording="model")  # these tests are about the model's wording
 
 
 @pytest.fixture(scope="module")
@@ -308,14 +308,14 @@ def test_a_swedish_question_answered_in_english_shows_the_swedish_answer():
     engine = Engine.from_table(test_agent._table(), settings_mod.load())
     english = ("The best result for Llama 2 70B Offline in v6.1 is 1,136,100.47 Tokens/s, achieved by Nvidia's "
                "Big box.")
+    wording = settings_mod.load(model_wording="model")
     model, _ = scripted_model([test_agent._route(), english])
-    answer = Agent(model, engine=engine, settings=settings_mod.load(), backend="scripted").answer(SV_QUESTION)
+    answer = Agent(model, engine=engine, settings=wording, backend="scripted").answer(SV_QUESTION)
     assert answer.answer == answer_question(SV_QUESTION, engine=engine, settings=settings_mod.load()).answer
     assert any("in English, not the question's Swedish" in n for n in answer.notes)
     swedish = "Nvidias Big box hade det bästa resultatet, 1 136 100,47 Tokens/s i v6.1."
     model, _ = scripted_model([test_agent._route(), swedish])
-    assert Agent(model, engine=engine, settings=settings_mod.load(), backend="scripted").answer(SV_QUESTION).answer \
-        == swedish
+    assert Agent(model, engine=engine, settings=wording, backend="scripted").answer(SV_QUESTION).answer == swedish
 
 
 @pytest.mark.parametrize("text, language, other", [

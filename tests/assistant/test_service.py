@@ -36,7 +36,7 @@ BACKEND = register(ScriptedBackend())
 
 @pytest.fixture
 def settings(monkeypatch):
-    settings = settings_mod.load()
+    settings = settings_mod.load(model_wording="model")  # the scripted model words these answers
     engine = Engine.from_table(_table(), settings)
     monkeypatch.setattr(engine_mod, "get_engine", lambda s=None: engine)
     BACKEND.llms.clear()
