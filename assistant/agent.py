@@ -234,7 +234,7 @@ class Agent:
             return text
         if problem:
             notes.append(problem + "; showing the deterministic answer.")
-        elif text is not None or self.mode == "tools":
+        elif text is not None or (self.mode == "tools" and self.wording == "model"):
             notes.append("The model wrote no answer; showing the deterministic answer.")
         if streaming:
             if streamed:
@@ -357,8 +357,13 @@ class Agent:
                 messages.append({"role": "assistant",
                                  "content": f"call {call.name} {json.dumps(call.arguments, default=str)}"})
                 messages.append({"role": "user", "content": f"TOOL RESULT {call.name}:\n{body}"})
+            if self.wording == "template" and any(r.name == "query_results" and r.ok for r in results):
+                break  # our templates word the rows it found: no call for the model's own wording
         else:
             notes.append(f"The model used up its {self.settings.max_tool_calls} tool calls without answering.")
+        if self.wording == "template":
+            notes.append(TEMPLATE_NOTE)
+            final_text = None
         queries = [r for r in results if r.name == "query_results" and r.ok and r.spec is not None]
         if queries:
             last = queries[-1]

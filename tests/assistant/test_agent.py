@@ -641,3 +641,18 @@ def test_who_words_the_answer_goes_by_the_setting_then_the_models_size(setting, 
     from assistant.agent import pick_wording
 
     assert pick_wording(setting, backend=backend, model_name=name) == wording
+
+
+def test_in_tools_mode_template_wording_ends_the_loop_at_the_first_rows(engine):
+    settings = settings_mod.load(model_wording="template")
+    agent, llm = _agent(engine, settings, [
+        tool_calls(("list_values", {"column": "benchmark", "contains": "llama"})),
+        tool_calls(("query_results", {"spec": SPEC})),
+        "Big box (Nvidia) leads with 1,136,100.47 Tokens/s.",
+    ], mode="tools")
+    answer = agent.answer(QUESTION)
+    assert (answer.llm_calls, answer.tool_calls, llm.remaining) == (2, 2, 1)  # the wording reply is never asked for
+    assert answer.values[0].value == BEST and "1,136,100.47 Tokens/s" in answer.answer
+    assert "Big box (Nvidia) leads" not in answer.answer and "[6.1-0001]" in answer.answer
+    assert any("Worded by our templates" in n for n in answer.notes)
+    assert not any("wrote no answer" in n for n in answer.notes)
