@@ -49,7 +49,7 @@ READING_NOTE = re.compile(r"^Reading used: the (parser|model)'s")  # which readi
 # measured here, the 0.5B and 1.5B models' rewording lost answers the templates had right and
 # wrote text the checks cannot all catch (docs/agent.md#measured). No larger model was measured.
 MODEL_WORDING_FROM_B = 7.0
-TEMPLATE_NOTE = ("Worded by our templates: the model read the question only (model_wording=template).")
+TEMPLATE_NOTE = "Worded by our templates: the model {role} only (model_wording=template)."
 
 
 @dataclasses.dataclass
@@ -279,13 +279,10 @@ class Agent:
         model = self._model_reading(question, parsed, route, reply, messages, toolbox, reader, notes)
         chosen = model if model is not None and prefer(reader.check, model.check) is model.check else reader
         notes.append(_reading_note(chosen is model, reader, model))
+        if self.wording == "template":
+            return self._template_plan(question, parsed, chosen, chosen is reader, conversation, scope, notes)
         spec, query, deterministic = chosen.spec, chosen.query, chosen.answer
         results: list[ToolResult] = [query] if query is not None else []
-        if self.wording == "template" and chosen is reader:
-            # The offline answer to the reader's reading is the answer, documents included: no
-            # search and no wording call (a small model's rewording only ever lost answers).
-            notes.append(TEMPLATE_NOTE)
-            return _Plan(results, deterministic, "")
         if want_docs:
             search_query = (route.search_query if route and route.search_query else "") or question
             rounds = list(spec.filters.round) if spec is not None and spec.filters.round else None
@@ -300,14 +297,29 @@ class Agent:
             # Nothing for the model to word: the deterministic answer says what is (not) there.
             notes.append("No tool returned anything to answer from; showing the deterministic answer.")
             return _Plan(results, deterministic, table_text)
-        if self.wording == "template":
-            notes.append(TEMPLATE_NOTE)
-            return _Plan(results, deterministic, table_text)
         budget = min(int(self.settings.history_tokens), 400)
         messages = [{"role": "system", "content": answer_system(parsed.language)},
                     *_history(conversation, budget),
                     {"role": "user", "content": answer_user(question, results, table_text)}]
         return _Plan(results, deterministic, table_text, messages=messages)
+
+    def _template_plan(self, question: str, parsed: Parsed, chosen: "_Reading", by_reader: bool,
+                       conversation: Any, scope: dict | None, notes: list[str]) -> _Plan:
+        """Our templates word the reading that won: the offline answer to it, with the documents,
+        claim verdicts and notes the offline answerer adds (a small model's rewording only ever
+        lost answers). No search and no wording call; the model's tool choice is not used."""
+        notes.append(TEMPLATE_NOTE.format(role="read the question"))
+        answer = chosen.answer
+        if not by_reader and chosen.spec is not None:
+            answer = self._offline_to(question, parsed, chosen.spec, conversation, scope) or answer
+        assert answer is not None  # the reader's reading always has the offline answer; a winning model's has rows
+        return _Plan([chosen.query] if chosen.query is not None else [], answer, "")
+
+    def _offline_to(self, question: str, parsed: Parsed, spec: QuerySpec, conversation: Any,
+                    scope: dict | None) -> Answer | None:
+        """The offline answer to another reading's spec (None when it does not answer)."""
+        answer = self._offline(question, dataclasses.replace(parsed, spec=spec, status="ok"), conversation, scope)
+        return answer if answer.status == "answered" else None
 
     def _model_reading(self, question: str, parsed: Parsed, route: RouteBase | None, reply: str,
                        messages: list[dict[str, str]], toolbox: Toolbox, reader: "_Reading",
@@ -357,14 +369,20 @@ class Agent:
                 messages.append({"role": "assistant",
                                  "content": f"call {call.name} {json.dumps(call.arguments, default=str)}"})
                 messages.append({"role": "user", "content": f"TOOL RESULT {call.name}:\n{body}"})
-            if self.wording == "template" and any(r.name == "query_results" and r.ok for r in results):
+            if self.wording == "template" and _with_rows(results) is not None:
                 break  # our templates word the rows it found: no call for the model's own wording
         else:
             notes.append(f"The model used up its {self.settings.max_tool_calls} tool calls without answering.")
-        if self.wording == "template":
-            notes.append(TEMPLATE_NOTE)
-            final_text = None
         queries = [r for r in results if r.name == "query_results" and r.ok and r.spec is not None]
+        if self.wording == "template":
+            # The offline answer to the model's last query (documents and all) when it found rows;
+            # else the reader's offline answer, not a template over no rows. Only the answer's own
+            # passages are cited.
+            notes.append(TEMPLATE_NOTE.format(role="chose and ran the tools"))
+            found = _with_rows(results)
+            answer = self._offline_to(question, parsed, found.spec, conversation, scope) if found else None
+            return _Plan([r for r in results if r.name != "search_commentary"],
+                         answer or self._offline(question, parsed, conversation, scope), "")
         if queries:
             last = queries[-1]
             deterministic = compose(question, last.query_result, _with_spec(parsed, last.spec))
@@ -412,6 +430,13 @@ def _reading_note(model_won: bool, reader: _Reading, model: _Reading | None) -> 
     else:
         why = f"neither passes its checks: the parser's {reader.check.failed()}; the model's {model.check.failed()}"
     return f"Reading used: the parser's ({why})."
+
+
+def _with_rows(results: list[ToolResult]) -> ToolResult | None:
+    """The last table query of a tool loop when it returned rows."""
+    queries = [r for r in results if r.name == "query_results" and r.ok and r.spec is not None
+               and r.query_result is not None]
+    return queries[-1] if queries and not queries[-1].query_result.empty else None
 
 
 def _run(toolbox: Toolbox, spec: QuerySpec) -> ToolResult:

@@ -105,11 +105,11 @@ SETTINGS: list[Setting] = [
             "names, sides) or auto (full for models whose name says more than 1B parameters, or with no size "
             "through the openai backend; narrow otherwise)."),
     Setting("model_wording", "auto",
-            "Who words an answer when a model is on (schema mode): template (our checked templates, the same "
-            "text as offline for the reading that won; the model only reads the question), model (the model "
-            "rewrites the checked answer from the tool results, then the wording checks) or auto (model for "
-            "models whose name says at least 7B parameters, or with no size through the openai backend; "
-            "template otherwise)."),
+            "Who words an answer when a model is on: template (the offline answer to the reading that won, "
+            "the model's or the reader's; the model only reads the question, or in tools mode chooses the "
+            "tools, and the loop ends at the first rows), model (the model rewrites the checked answer from "
+            "the tool results, then the wording checks) or auto (model for models whose name says at least "
+            "7B parameters, or with no size through the openai backend; template otherwise)."),
     # --- serving ----------------------------------------------------------------------
     Setting("host", "127.0.0.1", "Address the API server binds to."),
     Setting("port", 8765, "Port of the API server.", int),

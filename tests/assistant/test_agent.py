@@ -617,7 +617,7 @@ def test_a_small_model_reads_the_question_and_our_templates_word_the_answer(engi
     assert agent.wording == "template" and any("Worded by our templates" in n for n in answer.notes)
     agent, _ = _agent(engine, settings, [_route()])
     pieces = list(agent.run(QUESTION))
-    assert "".join(pieces[:-1]) == pieces[-1].answer == answer.answer
+    assert "".join(pieces[:-1]) == pieces[-1].answer == answer.answer and pieces[-1].llm_calls == 1
 
 
 def test_with_template_wording_a_winning_model_reading_is_worded_by_our_templates(engine, monkeypatch):
@@ -626,6 +626,9 @@ def test_with_template_wording_a_winning_model_reading_is_worded_by_our_template
     answer = agent.answer(AMD_QUESTION)
     assert _reading(answer) == "model" and answer.rows[0]["submitter"] == "AMD"
     assert answer.llm_calls == 1 and "500 Tokens/s" in answer.answer and "AMD" in answer.answer
+    # the offline answer to the model's reading (here the one a correct reader gets), notes and all
+    offline = _offline(engine, settings_mod.load(), AMD_QUESTION)
+    assert answer.answer == offline.answer and set(offline.notes) <= set(answer.notes)
 
 
 @pytest.mark.parametrize("setting, backend, name, wording", [
@@ -656,3 +659,18 @@ def test_in_tools_mode_template_wording_ends_the_loop_at_the_first_rows(engine):
     assert "Big box (Nvidia) leads" not in answer.answer and "[6.1-0001]" in answer.answer
     assert any("Worded by our templates" in n for n in answer.notes)
     assert not any("wrote no answer" in n for n in answer.notes)
+
+
+def test_in_tools_mode_a_query_with_no_rows_does_not_end_the_loop(engine):
+    settings = settings_mod.load(model_wording="template")
+    nothing = {"filters": {"round": ["v6.1"], "benchmark": ["llama2-70b-99.9"], "scenario": ["Server"],
+                           "submitter": ["AMD"]}}
+    agent, llm = _agent(engine, settings, [tool_calls(("query_results", {"spec": nothing})),
+                                           tool_calls(("query_results", {"spec": SPEC})), "unused"], mode="tools")
+    answer = agent.answer(QUESTION)
+    assert (answer.llm_calls, answer.tool_calls, llm.remaining) == (2, 2, 1)
+    assert answer.values[0].value == BEST
+    # when the model finds no rows at all, the reader's offline answer is shown
+    agent, _ = _agent(engine, settings, [tool_calls(("query_results", {"spec": nothing})), "No results."],
+                      mode="tools")
+    assert agent.answer(QUESTION).answer == _offline(engine, settings).answer
