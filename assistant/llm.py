@@ -208,7 +208,8 @@ class PrefixSlots:
 
 
 class LlamaCppModel:
-    """Wraps loaded `llama_cpp.Llama` contexts. JSON replies are grammar-constrained to the schema.
+    """Wraps loaded `llama_cpp.Llama` contexts. A JSON reply is written free first and kept when it
+    validates against the schema; only otherwise is it written again under the schema's grammar.
 
     `contexts(i)` gives the i-th context of the model (loaded on first use); with `slots`, each
     fixed system prompt keeps its own context (`PrefixSlots`); without, one context is reset
@@ -222,13 +223,15 @@ class LlamaCppModel:
         self.max_tokens = max_tokens
         self.timeout_s = timeout_s
 
-    def _generate(self, messages: list[dict[str, str]], **kwargs: Any) -> Iterator[str]:
-        """Stream pieces, stopping at the time limit: `create_chat_completion` takes no stopping
-        criteria, and the in-process model has no HTTP timeout to lean on."""
+    def _generate(self, messages: list[dict[str, str]], deadline: float | None = None,
+                  **kwargs: Any) -> Iterator[str]:
+        """Stream pieces, stopping at the time limit (`deadline`, else `timeout_s` from now):
+        `create_chat_completion` takes no stopping criteria, and the in-process model has no
+        HTTP timeout to lean on."""
         system = messages[0] if messages and messages[0].get("role") == "system" else {}
         prefix = system.get("content") or ""
         llama, lock = self.contexts(self.slots.pick(prefix) if self.slots else 0)
-        deadline = time.monotonic() + self.timeout_s
+        deadline = deadline if deadline is not None else time.monotonic() + self.timeout_s
         with lock:  # one llama context cannot serve two requests at once
             if self.slots is None:
                 llama.reset()
@@ -245,13 +248,15 @@ class LlamaCppModel:
         if schema is None:
             return Reply(text="".join(self._generate(messages)))
         # Sampling under the schema's grammar checks every token of the vocabulary (151k for
-        # Qwen2.5) against it at every step, which halved the speed here (docs/agent.md). The
-        # prompt shows the JSON to write, so the reply is first written free and kept when it
-        # validates; only otherwise is it written again under the grammar (the prompt is cached).
-        free = _free_json(self._generate(messages))
+        # Qwen2.5) against it at every step: 2-4x slower here (docs/agent.md). The prompt shows
+        # the JSON to write, so the reply is first written free and kept when it validates; only
+        # otherwise is it written again under the grammar (with the prefix cache on, the prompt
+        # is still in the context). Both share one time limit: this is one call.
+        deadline = time.monotonic() + self.timeout_s
+        free = _free_json(self._generate(messages, deadline))
         if free is not None and _valid_json(free, schema):
             return Reply(text=free)
-        return Reply(text="".join(self._generate(messages,
+        return Reply(text="".join(self._generate(messages, deadline,
                                                  response_format={"type": "json_object", "schema": schema})))
 
     def stream(self, messages: list[dict[str, str]]) -> Iterator[str]:
@@ -270,10 +275,10 @@ def _free_json(pieces: Iterator[str]) -> str | None:
                 return None
             if "}" in piece:
                 try:
-                    json.loads(head)
-                    return head
+                    _, end = json.JSONDecoder().raw_decode(head)
                 except ValueError:
                     continue
+                return head[:end]  # what follows the object ("}." or a code fence) is not part of it
         return None
     finally:
         close = getattr(pieces, "close", None)
@@ -290,4 +295,3 @@ def _valid_json(text: str, schema: dict) -> bool:
     except (ValueError, jsonschema.ValidationError, jsonschema.SchemaError):
         return False
     return True
-

@@ -32,7 +32,9 @@ class Replies:
 def _chat(context: Replies) -> str:
     lock = threading.Lock()
     model = LlamaCppModel(lambda i: (context, lock), model_name="m", max_tokens=64, timeout_s=60)
-    return model.chat([{"role": "user", "content": "q"}], schema=SCHEMA).text
+    text = model.chat([{"role": "user", "content": "q"}], schema=SCHEMA).text
+    assert not lock.locked()  # a free reply cut short gives its context back
+    return text
 
 
 def test_a_free_reply_that_validates_is_kept_and_no_grammar_is_used():
@@ -52,3 +54,13 @@ def test_a_free_reply_that_is_not_json_stops_at_once():
     context = Replies("Sure! Here is the route you asked for: " + "blah " * 100, '{"op": "rows"}')
     assert _chat(context).strip() == '{"op": "rows"}'
     assert context.streamed[0] == 1 and context.calls[1]["response_format"]["schema"] == SCHEMA
+
+
+def test_what_follows_the_object_in_its_last_piece_is_left_out():
+    context = Replies('{"op": "rows"}. Done')
+    assert _chat(context) == '{"op": "rows"}' and len(context.calls) == 1
+
+
+def test_an_object_that_never_closes_is_written_under_the_grammar():
+    context = Replies('{"op": "rows", "limit": {"x": 1}', '{"op": "rows"}')
+    assert _chat(context).strip() == '{"op": "rows"}' and len(context.calls) == 2
