@@ -8,7 +8,8 @@ same reader, shapes and executor over a catalog of its own: the card gives the n
 
 Routing is by evidence in the question, strongest first: a pinned data set (UI, API `scope`,
 CLI); the cards' `dataset` words ("training", "träna"; the default table's card words keep a
-question on it); a round that only one table has; a benchmark name only one table knows.
+question on it); their `dataset_hint` words ("how long"), unless the question names a source
+outright; a round that only one table has; a benchmark name only one table knows.
 Otherwise the default table answers, and `assistant.offline` adds the answer of every other table
 that knows what the question names (docs/datasets.md).
 """
@@ -21,10 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from assistant import lexicon
+from ingest.dataset_card import ROUTING_KINDS
 
-DATASET_KIND = "dataset"
+DATASET_KIND, DATASET_HINT = ROUTING_KINDS
 DEFAULT_ID = "default"  # pins the default table when no card describes it
 DOCUMENT_CUES = ("source", "source_weak", "commentary")  # lexicon cues of a question about documents
+SOURCE_CUES = ("source",)  # ... that name a source outright ("according to", "statement"), not "reported"
 
 
 @dataclass(frozen=True)
@@ -40,9 +43,9 @@ class Dataset:
     display: dict[str, str] = field(default_factory=dict)  # column -> the name answers use ("time to train")
     display_values: dict[str, dict[str, str]] = field(default_factory=dict)  # column -> value -> display name
 
-    def routing_words(self) -> list[str]:
-        """Every language's `dataset` phrases: "träna" routes an English-typed question too."""
-        return [p for kinds in self.words.values() for p in kinds.get(DATASET_KIND, {}).get(self.id, [])]
+    def routing_words(self, kind: str = DATASET_KIND) -> list[str]:
+        """Every language's phrases of a routing kind: "träna" routes an English-typed question too."""
+        return [p for kinds in self.words.values() for p in kinds.get(kind, {}).get(self.id, [])]
 
 
 def from_card(card: Any) -> Dataset:
@@ -104,9 +107,10 @@ class Router:
         self.others = others
         own = default_dataset()
         self._default_words_id = own.id if own is not None else None
-        table = {DATASET_KIND: {e.dataset.id: e.dataset.routing_words() for e in others}}
+        table = {kind: {e.dataset.id: e.dataset.routing_words(kind) for e in others} for kind in ROUTING_KINDS}
         if own is not None:
-            table[DATASET_KIND][own.id] = own.routing_words()
+            for kind in ROUTING_KINDS:
+                table[kind][own.id] = own.routing_words(kind)
         self._words = lexicon.Lexicon(lexicon.BASE_LANGUAGE, table, {}, [], [])
 
     def by_id(self, dataset_id: str) -> Any | None:
@@ -122,7 +126,11 @@ class Router:
     def route(self, question: str) -> Route:
         if not self.others:
             return Route(self.default, "only")
-        named = self._named(question)
+        named = self._named(question, DATASET_KIND)
+        if not named and not self._about_documents(question, SOURCE_CUES):
+            # "how long before the submission had the MI355X launched, according to AMD" asks a
+            # document, not the time to train
+            named = self._named(question, DATASET_HINT)
         if self._default_words_id in named:
             return Route(self.default, "words")
         hit = next((e for e in self.others if e.dataset.id in named), None)
@@ -137,19 +145,19 @@ class Router:
         hit = next((e for e in self.others if _names_more(e.catalog, self.default.catalog, question)), None)
         return Route(hit, "names") if hit is not None else Route(self.default, "default")
 
-    def _about_documents(self, question: str) -> bool:
-        """The question asks what a source says: the documents answer, whatever the round."""
+    def _about_documents(self, question: str, cues: tuple[str, ...] = DOCUMENT_CUES) -> bool:
+        """The question asks what a source says (a publisher, or one of `cues`)."""
         if self.default.catalog.publisher_mentions(question):
             return True
         tokens = lexicon.tokenize(question)
         tags = self.default.catalog.lexicon(lexicon.detect_language(tokens, question)).tag(tokens)
-        return any(t.kind == "cue" and t.value in DOCUMENT_CUES for t in tags)
+        return any(t.kind == "cue" and t.value in cues for t in tags)
 
-    def _named(self, question: str) -> set[str]:
-        """Data sets whose words the question uses, where the default table's lexicon does not
-        read the same words as something else ("time" routes; "time to first token" does not)."""
+    def _named(self, question: str, kind: str) -> set[str]:
+        """Data sets whose words of `kind` the question uses, where the default table's lexicon
+        does not read the same words as something else ("time" routes; "time to first token" does not)."""
         tokens = lexicon.tokenize(question)
-        hits = self._words.tag(tokens)
+        hits = [t for t in self._words.tag(tokens) if t.kind == kind]
         if not hits:
             return set()
         language = lexicon.detect_language(tokens, question)

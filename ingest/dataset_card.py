@@ -52,10 +52,13 @@ COMPUTED = ("result_id", "round_order", "result", "units", "lower_is_better", "r
 DERIVABLE = {"accelerator_vendor": "accelerator", "accelerator_family": "accelerator"}  # column -> role it needs
 
 # Tag kinds of assistant/lexicon/en.toml that hold phrases (tests/ingest/test_dataset_cards.py keeps
-# this list equal to that file's sections), plus `dataset`: words that say a question is about
-# this data set. `unit_names` maps a measure tag to the table's unit, as in en.toml.
+# this list equal to that file's sections), plus the routing kinds: `dataset` words say a question
+# is about this table ("trained"); `dataset_hint` words suggest it but fit other questions too
+# ("how long"); assistant.datasets routes on both. `unit_names` maps a measure tag to the table's
+# unit, as in en.toml.
+ROUTING_KINDS = ("dataset", "dataset_hint")
 LEXICON_KINDS = ("measure", "operation", "direction", "grouping", "scope", "cue", "attribute", "comparator", "unit",
-                 "dataset")
+                 *ROUTING_KINDS)
 LEXICON_LANGUAGES = ("en", "sv")
 
 FIELDS = ("id", "title", "description", "publisher", "homepage", "source", "dimensions", "entities", "sizes",
@@ -438,9 +441,9 @@ def _load_lexicon(r: _Reader, data: dict, card_id: str) -> dict[str, dict[str, d
                 out[language][kind] = r.mapping(kinds, kind, where)
                 continue
             out[language][kind] = {tag: list(r.texts(tags, tag, f"{where}.{kind}")) for tag in tags}
-            if kind == "dataset" and set(tags) - {card_id}:
+            if kind in ROUTING_KINDS and set(tags) - {card_id}:
                 other = sorted(set(tags) - {card_id})[0]
-                raise r.fail(f"{where}.dataset.{other}: dataset words are keyed by this card's id ({card_id!r})")
+                raise r.fail(f"{where}.{kind}.{other}: {kind} words are keyed by this card's id ({card_id!r})")
     return out
 
 

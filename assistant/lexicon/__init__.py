@@ -23,6 +23,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ingest.dataset_card import ROUTING_KINDS
+
 HERE = Path(__file__).resolve().parent
 BASE_LANGUAGE = "en"
 # Kinds whose one-word phrases also match a word one typo away (cues never do).
@@ -278,7 +280,7 @@ def extend(base: Lexicon, additions: dict[str, dict[str, Any]]) -> Lexicon:
     about its table ("longest" is a direction in Training, not in Inference)."""
     table = {kind: {v: list(p) for v, p in values.items()} for kind, values in base.table.items()}
     for kind, values in additions.items():
-        if kind not in (*KINDS, "dataset"):  # `unit_names` are display names, not words
+        if kind not in (*KINDS, *ROUTING_KINDS):  # `unit_names` are display names, not words
             continue
         for value, phrases in values.items():
             if kind in OWN_MEASURE and value not in table.get(kind, {}):

@@ -136,6 +136,23 @@ def test_an_inference_only_measure_keeps_the_question_on_inference(mlperf, quest
     assert default.router.route("how long did the fastest llama 2 70b lora run take to train").engine is not default
 
 
+@pytest.mark.parametrize("question", [
+    "how long before the submission had the MI355X launched, according to AMD's statement",
+    "hur lång tid tog det enligt AMD:s text innan MI355X kom ut?",
+])
+def test_a_hint_word_does_not_route_a_question_about_a_document(mlperf, question):
+    """"how long" suggests Training, but a question about what AMD wrote is asked of the
+    documents; a card's `dataset` words ("trained") still route it."""
+    default, _ = mlperf
+    assert default.router.route(question).engine is default
+    assert default.router.route(question.replace("MI355X", "MI355X trained")).engine is not default
+    assert default.router.route("how long did tinycorp's tinybox take on bert").engine is not default
+    # only a source named outright holds a hint back; "reported" or "summary" do not
+    assert default.router.route("how long did the best bert run take? give me a summary").engine is not default
+    assert default.router.route("in minutes, which system had the best reported bert result").engine \
+        is not default
+
+
 def test_a_question_naming_no_table_is_answered_from_both_labelled(mlperf, results_table):
     default, table = mlperf
     a = answer_question("how many submitters were there in v5.1?", engine=default, commentary=False)

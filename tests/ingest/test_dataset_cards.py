@@ -198,7 +198,7 @@ def test_card_lexicon_kinds_are_the_reader_s_tag_kinds():
     en = tomllib.loads((PROJECT / "assistant" / "lexicon" / "en.toml").read_text(encoding="utf-8"))
     phrase_kinds = {kind for kind, tags in en.items() if kind != "language" and isinstance(tags, dict)
                     and all(isinstance(v, list) for v in tags.values())}
-    assert set(LEXICON_KINDS) - {"dataset"} == phrase_kinds
+    assert set(LEXICON_KINDS) - {"dataset", "dataset_hint"} == phrase_kinds
     for path in sorted(CARDS.glob("*.toml")):
         card = load_card(path)
         assert card.lexicon["en"]["dataset"] == {card.id: card.lexicon["en"]["dataset"][card.id]}
@@ -371,6 +371,10 @@ BAD_CARDS = {
     "chip-names-not-a-list": (_swap("[columns]", '[chip_names]\nprefixes = "ci"\n\n[columns]'),
                               "chip_names.prefixes must be a list of non-empty strings, got 'ci'"),
     "not-toml": (_swap('title = "Compile times"', 'title = Compile times'), "not valid TOML"),
+    "hint-of-another-card": (_swap("[lexicon.en.dataset]", '[lexicon.en.dataset_hint]\nmlperf-training = ["how long"]'
+                                   "\n\n[lexicon.en.dataset]"),
+                             "lexicon.en.dataset_hint.mlperf-training: dataset_hint words are keyed by this card's "
+                             "id ('compile-times')"),
 }
 
 
