@@ -2,7 +2,7 @@
 through all three model paths: `llamacpp` in process, `openai` against `python -m llama_cpp.server`
 on loopback, and `ollama` against the stand-in server forwarding to the same model.
 
-Few questions per path (each costs two model calls). Gold values are read from the official
+Few questions per path (each costs one or two model calls). Gold values are read from the official
 raw files with plain pandas (the `results_table` fixture), not from the code under test; the
 agent must match the offline answerer's values and cite the gold row.
 """
@@ -66,6 +66,8 @@ def test_llamacpp_exact_answer(model_settings, results_table):
     gold = _gold(results_table, "v6.1", "llama2-70b-99.9", "Offline")
     answer = service.ask(EXACT, settings=model_settings, backend="llamacpp")
     _check(answer, "llamacpp", model_settings, gold, EXACT)
+    # model_wording=auto: the 0.5B model reads the question and our templates word the answer
+    assert answer.llm_calls == 1 and any("Worded by our templates" in n for n in answer.notes)
 
 
 def test_llamacpp_hybrid_claim_cites_rows_and_documents(model_settings, results_table):
@@ -78,10 +80,12 @@ def test_llamacpp_hybrid_claim_cites_rows_and_documents(model_settings, results_
 
 def test_llamacpp_swedish_streamed(model_settings, results_table):
     gold = _gold(results_table, "v6.1", "llama2-70b-99.9", "Offline")
-    pieces = list(service.ask_stream(SWEDISH, settings=model_settings, backend="llamacpp"))
+    worded = settings_mod.load(**{**model_settings, "model_wording": "model"})  # the model's wording, streamed
+    pieces = list(service.ask_stream(SWEDISH, settings=worded, backend="llamacpp"))
     answer = pieces[-1]
     assert "".join(pieces[:-1]).endswith(answer.answer)
-    _check(answer, "llamacpp", model_settings, gold, SWEDISH)
+    _check(answer, "llamacpp", worded, gold, SWEDISH)
+    assert answer.llm_calls == 2
 
 
 # --- openai against llama.cpp's OpenAI-compatible server ---------------------------------------
