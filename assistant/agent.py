@@ -32,6 +32,7 @@ from assistant.checks import VERDICT_ASKED, ReadingCheck, WordingGuard, check_re
 from assistant.compose import compose, doc_citations
 from assistant.llm import ChatModel, Reply, Usage, is_unreachable, redact
 from assistant.facts import Facts, build_facts
+from assistant.offline import routed, table_scope
 from assistant.parse import parse
 from assistant.parsed import Parsed
 from assistant.prompts import answer_system, answer_user, document_block
@@ -134,14 +135,13 @@ class Agent:
 
     # --- the answer's frame ------------------------------------------------------------------------
 
-    def _offline(self, question: str, parsed: Parsed, conversation: Any, scope: dict | None) -> Answer:
-        """The offline answer to this reading (a two-part question is joined by the offline answerer)."""
-        from assistant.offline import answer_parsed, answer_question
+    def _offline(self, question: str, conversation: Any, scope: dict | None) -> Answer:
+        """What the offline answerer shows for the question: from the table the router picks (every
+        table that can answer, each labelled, when it names none), two-part questions joined."""
+        from assistant.offline import answer_question
 
-        if parsed.parts:
-            return answer_question(question, engine=self.engine, conversation=conversation, settings=self.settings,
-                                   scope=scope)
-        return answer_parsed(question, parsed, engine=self.engine, conversation=conversation, scope=scope)
+        return answer_question(question, engine=self.engine, conversation=conversation, settings=self.settings,
+                               scope=scope)
 
     def _finish(self, answer: Answer, started: float, toolbox: Toolbox, notes: list[str]) -> Answer:
         return answer.model_copy(update={
@@ -159,16 +159,19 @@ class Agent:
         started = time.perf_counter()
         self.usage = Usage()
         notes: list[str] = []
-        toolbox = Toolbox(self.engine, settings=self.settings, policies=self.policies, scope=scope,
+        route, filters = routed(question, self.engine, scope)
+        toolbox = Toolbox(self.engine, settings=self.settings, policies=self.policies, scope=filters,
                           max_calls=int(self.settings.max_tool_calls))
         previous = conversation.last_state if conversation is not None else None
         parsed = parse(question, self.engine.catalog, previous=previous)
-        if parsed.status == "no_data" or parsed.intent == "field" or parsed.parts:
-            # The reader already knows the data cannot answer, the answer is a field of the
-            # previous rows, or it is a two-part question the offline answerer joins: a model
-            # has nothing to add, so spend no call on it. (A `clarify` reading goes to the
-            # model, which may read what the reader could not.)
-            answer = self._finish(self._offline(question, parsed, conversation, scope), started, toolbox, [])
+        if route.engine is not self.engine or route.reason == "unknown" or parsed.status == "no_data" \
+                or parsed.intent == "field" or parsed.parts:
+            # The question is about another table (its route speaks this table's fields), the
+            # reader already knows the data cannot answer, the answer is a field of the previous
+            # rows, or it is a two-part question the offline answerer joins: a model has nothing
+            # to add, so spend no call on it. (A `clarify` reading goes to the model, which may
+            # read what the reader could not.)
+            answer = self._finish(self._offline(question, conversation, scope), started, toolbox, [])
             yield from words(answer.answer) if streaming else ()
             yield answer
             return
@@ -275,7 +278,7 @@ class Agent:
         # the model's is answered from only when its checks pass and the reader's do not.
         reader = _Reading.checked("parser", parsed, parsed.spec,
                                   _run(toolbox, parsed.spec) if parsed.spec is not None else None,
-                                  self._offline(question, parsed, conversation, scope))
+                                  self._offline(question, conversation, scope))
         model = self._model_reading(question, parsed, route, reply, messages, toolbox, reader, notes)
         chosen = model if model is not None and prefer(reader.check, model.check) is model.check else reader
         notes.append(_reading_note(chosen is model, reader, model))
@@ -318,7 +321,10 @@ class Agent:
     def _offline_to(self, question: str, parsed: Parsed, spec: QuerySpec, conversation: Any,
                     scope: dict | None) -> Answer | None:
         """The offline answer to another reading's spec (None when it does not answer)."""
-        answer = self._offline(question, dataclasses.replace(parsed, spec=spec, status="ok"), conversation, scope)
+        from assistant.offline import answer_parsed
+
+        answer = answer_parsed(question, dataclasses.replace(parsed, spec=spec, status="ok"), engine=self.engine,
+                               conversation=conversation, scope=table_scope(scope))
         return answer if answer.status == "answered" else None
 
     def _model_reading(self, question: str, parsed: Parsed, route: RouteBase | None, reply: str,
@@ -382,12 +388,12 @@ class Agent:
             found = _with_rows(results)
             answer = self._offline_to(question, parsed, found.spec, conversation, scope) if found else None
             return _Plan([r for r in results if r.name != "search_commentary"],
-                         answer or self._offline(question, parsed, conversation, scope), "")
+                         answer or self._offline(question, conversation, scope), "")
         if queries:
             last = queries[-1]
             deterministic = compose(question, last.query_result, _with_spec(parsed, last.spec))
             return _Plan(results, deterministic, deterministic.answer, final_text=final_text)
-        return _Plan(results, self._offline(question, parsed, conversation, scope), "", final_text=final_text)
+        return _Plan(results, self._offline(question, conversation, scope), "", final_text=final_text)
 
 
 def pick_wording(setting: str | None, *, backend: str, model_name: str | None) -> str:

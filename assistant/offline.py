@@ -61,7 +61,7 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
     question is read once, and each part of a two-part question is answered from its reading. The
     router picks the table (assistant/datasets.py); a question that names no table is answered
     from every table that can, each part labelled."""
-    route, scope = _routed(question, engine, scope)
+    route, scope = routed(question, engine, scope)
     if route.reason == "unknown":
         return Answer(question=question, status="no_data",
                       answer=f"There is no data set {route.missing[0]!r}; the data sets are: "
@@ -130,12 +130,12 @@ def _labelled(question: str, titled: list[tuple[str, Answer]]) -> Answer:
     return joined
 
 
-def _routed(question: str, engine: Any,
-            scope: dict[str, list[str]] | None) -> tuple[Route, dict[str, list[str]] | None]:
+def routed(question: str, engine: Any,
+           scope: dict[str, list[str]] | None) -> tuple[Route, dict[str, list[str]] | None]:
     """The engine of the table the question is about (a `dataset` in `scope` pins one), and the
-    scope's filters without that key."""
+    scope's filters without that key (`table_scope`)."""
     pinned = (scope or {}).get("dataset")
-    rest = {k: v for k, v in scope.items() if k != "dataset"} if scope else scope
+    rest = table_scope(scope)
     router = getattr(engine, "router", None)
     if router is None:
         return Route(engine, "only"), rest
@@ -143,6 +143,11 @@ def _routed(question: str, engine: Any,
         chosen = router.by_id(pinned[0])
         return (Route(chosen, "pinned") if chosen is not None else Route(engine, "unknown", (pinned[0],))), rest
     return router.route(question), rest
+
+
+def table_scope(scope: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
+    """A scope's filters on the table's columns: without the `dataset` key, which picks the table."""
+    return {k: v for k, v in scope.items() if k != "dataset"} if scope else scope
 
 
 def _other_table_note(route: Route, language: str) -> str:

@@ -188,3 +188,27 @@ def test_each_table_quotes_only_its_own_commentary(engine):
     a = answer_question("what did submitters say in the mlperf training v5.1 supplemental discussion?", engine=engine)
     assert a.reading.startswith("MLPerf Training") and a.passages
     assert all("training-v5.1" in p.id for p in a.passages)
+
+
+def test_a_model_backend_routes_between_tables_as_the_offline_answerer_does(mlperf):
+    """The model reads questions about the default table; a question about another table is
+    answered by the reader there at no model call, and one naming no table from both, labelled."""
+    from assistant.agent import Agent
+    from ingest import settings as settings_mod
+    from tests.helpers.scripted_llm import scripted_model
+
+    default, _ = mlperf
+    settings = settings_mod.load(**{**default.settings, "model_wording": "template"})
+    for question in ("slowest bert result in v4.0", "which system trained llama 2 70b lora fastest in v5.1"):
+        model, llm = scripted_model([])
+        answer = Agent(model, engine=default, settings=settings, backend="scripted").answer(question)
+        assert answer.llm_calls == 0 and answer.answer == answer_question(question, engine=default).answer
+    question = "how many submitters were there in v5.1?"
+    model, _ = scripted_model(["not json"])  # the route does not parse: the reader's reading is used
+    answer = Agent(model, engine=default, settings=settings, backend="scripted").answer(question)
+    assert answer.llm_calls == 1 and answer.answer == answer_question(question, engine=default).answer
+    assert answer.answer.startswith("MLPerf Inference: ") and " MLPerf Training: " in answer.answer
+    pinned = Agent(scripted_model([])[0], engine=default, settings=settings, backend="scripted").answer(
+        question, scope={"dataset": ["mlperf-training"]})
+    assert pinned.llm_calls == 0 and pinned.answer == answer_question(
+        question, engine=default, scope={"dataset": ["mlperf-training"]}).answer
