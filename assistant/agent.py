@@ -121,7 +121,7 @@ class Agent:
 
     def _chat(self, messages: list[dict[str, str]], **kwargs: Any) -> Reply:
         reply = self.model.chat(messages, **kwargs)
-        self.usage.record(messages, reply.completion_text)
+        self.usage.record(messages, reply.completion_text, kwargs.get("tools") or ())
         return reply
 
     def _stream(self, messages: list[dict[str, str]]) -> Iterator[str]:

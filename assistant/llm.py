@@ -71,9 +71,13 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
 
-    def record(self, messages: Sequence[dict[str, str]], completion: str) -> None:
+    def record(self, messages: Sequence[dict[str, str]], completion: str, tools: Sequence[Any] = ()) -> None:
+        """One call: its messages, what the model wrote, and the tool definitions sent with it
+        (native tool calling sends them with every call: ~2,700 tokens for our four tools)."""
         self.calls += 1
         self.prompt_tokens += count_messages(messages)
+        if tools:
+            self.prompt_tokens += count_tokens(json.dumps([t.metadata.to_openai_tool() for t in tools], default=str))
         self.completion_tokens += count_tokens(completion)
 
 

@@ -5,6 +5,8 @@ Gold values are the inline table's own numbers (1136100.47 for the best v6.1 row
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 
@@ -13,7 +15,7 @@ from assistant.checks import WordingGuard
 from assistant.numbers import numbers_in, stated_numbers, unsupported_numbers
 from assistant.route_schema import NarrowRoute, route_schema
 from assistant.answer import Passage
-from assistant.conversation import Conversation
+from assistant.conversation import Conversation, count_tokens
 from assistant.engine import Engine
 from ingest import settings as settings_mod
 from tests.assistant.test_executor import row, table
@@ -256,6 +258,9 @@ def test_tools_path_multi_step(engine, settings):
     assert answer.citations[0].id == "6.1-0001" and answer.values[0].value == BEST
     tools_sent = {t["function"]["name"] for t in llm.requests[0]["kwargs"]["tools"]}
     assert tools_sent == {"query_results", "search_commentary", "list_values", "describe_data"}
+    # the tool definitions go with every call, and count as prompt tokens of each
+    definitions = count_tokens(json.dumps(llm.requests[0]["kwargs"]["tools"]))
+    assert definitions > 1000 and answer.prompt_tokens > 3 * definitions * 0.9
 
 
 def test_tools_path_bad_tool_name_is_an_error_the_model_sees(engine, settings):
