@@ -126,11 +126,13 @@ class Router:
     def route(self, question: str) -> Route:
         if not self.others:
             return Route(self.default, "only")
-        named = self._named(question, DATASET_KIND)
-        if not named and not self._about_documents(question, SOURCE_CUES):
-            # "how long before the submission had the MI355X launched, according to AMD" asks a
-            # document, not the time to train
-            named = self._named(question, DATASET_HINT)
+        words = self._named(question)
+        named, hinted = words[DATASET_KIND], words[DATASET_HINT]
+        # "how long before the submission had the MI355X launched, according to AMD" asks a
+        # document, not the time to train (the cue check tags the whole question: only when a
+        # hint is there to hold back)
+        if not named and hinted and not self._about_documents(question, SOURCE_CUES):
+            named = hinted
         if self._default_words_id in named:
             return Route(self.default, "words")
         hit = next((e for e in self.others if e.dataset.id in named), None)
@@ -153,17 +155,22 @@ class Router:
         tags = self.default.catalog.lexicon(lexicon.detect_language(tokens, question)).tag(tokens)
         return any(t.kind == "cue" and t.value in cues for t in tags)
 
-    def _named(self, question: str, kind: str) -> set[str]:
-        """Data sets whose words of `kind` the question uses, where the default table's lexicon
-        does not read the same words as something else ("time" routes; "time to first token" does not)."""
+    def _named(self, question: str) -> dict[str, set[str]]:
+        """Data sets whose words the question uses, by routing kind, where the default table's
+        lexicon does not read the same words as something else ("time" routes; "time to first
+        token" does not). One pass over the question for both kinds."""
         tokens = lexicon.tokenize(question)
-        hits = [t for t in self._words.tag(tokens) if t.kind == kind]
+        hits = self._words.tag(tokens)
+        named: dict[str, set[str]] = {kind: set() for kind in ROUTING_KINDS}
         if not hits:
-            return set()
+            return named
         language = lexicon.detect_language(tokens, question)
         taken = {i for t in self.default.catalog.lexicon(language).tag(tokens) if t.last - t.first > 1
                  for i in range(t.first, t.last)}
-        return {t.value for t in hits if not taken & set(range(t.first, t.last))}
+        for t in hits:
+            if not taken & set(range(t.first, t.last)):
+                named[t.kind].add(t.value)
+        return named
 
 
 def _names_more(catalog: Any, default: Any, question: str) -> bool:
