@@ -243,14 +243,14 @@ def test_streaming_never_shows_an_unsupported_number(engine, settings):
 # --- the native tool-calling path -----------------------------------------------------------
 
 SPEC = {"filters": {"round": ["v6.1"], "benchmark": ["llama2-70b-99.9"], "scenario": ["Offline"]}, "limit": 3}
+# list the benchmarks, query the rows, then word the answer
+MULTI_STEP = [tool_calls(("list_values", {"column": "benchmark", "contains": "llama"})),
+              tool_calls(("query_results", {"spec": SPEC})),
+              "Big box (Nvidia) leads with 1,136,100.47 Tokens/s."]
 
 
 def test_tools_path_multi_step(engine, settings):
-    agent, llm = _agent(engine, settings, [
-        tool_calls(("list_values", {"column": "benchmark", "contains": "llama"})),
-        tool_calls(("query_results", {"spec": SPEC})),
-        "Big box (Nvidia) leads with 1,136,100.47 Tokens/s.",
-    ], mode="tools")
+    agent, llm = _agent(engine, settings, MULTI_STEP, mode="tools")
     answer = agent.answer(QUESTION)
     assert answer.answer == "Big box (Nvidia) leads with 1,136,100.47 Tokens/s."
     assert (answer.llm_calls, answer.tool_calls) == (3, 2)
@@ -653,11 +653,7 @@ def test_who_words_the_answer_goes_by_the_setting_then_the_models_size(setting, 
 
 def test_in_tools_mode_template_wording_ends_the_loop_at_the_first_rows(engine):
     settings = settings_mod.load(model_wording="template")
-    agent, llm = _agent(engine, settings, [
-        tool_calls(("list_values", {"column": "benchmark", "contains": "llama"})),
-        tool_calls(("query_results", {"spec": SPEC})),
-        "Big box (Nvidia) leads with 1,136,100.47 Tokens/s.",
-    ], mode="tools")
+    agent, llm = _agent(engine, settings, MULTI_STEP, mode="tools")
     answer = agent.answer(QUESTION)
     assert (answer.llm_calls, answer.tool_calls, llm.remaining) == (2, 2, 1)  # the wording reply is never asked for
     assert answer.values[0].value == BEST and "1,136,100.47 Tokens/s" in answer.answer
