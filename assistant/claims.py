@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from assistant import templates
+from assistant.notes import Note
 from assistant.semantics import format_number
 from assistant.parsed import Parsed
 from assistant.reader import Condition
@@ -129,15 +130,9 @@ def exact(engine: "Engine", spec: QuerySpec, parsed: Parsed,
             wide.rows = hit.head(5)
             wide.notes = [n for n in wide.notes if n not in stale] + describe_caveats(wide.rows)
             parsed.intent = "lookup"
-            parsed.notes.append((f"The quoted figure {claim:,.0f} matches the table exactly (row "
-                                 f"{hit.iloc[0]['result_id']})." if parsed.language != "sv" else
-                                 f"Den citerade siffran {claim:,.0f} finns exakt i tabellen (rad "
-                                 f"{hit.iloc[0]['result_id']})."))
+            parsed.notes.append(Note("claim_exact", figure=f"{claim:,.0f}", id=hit.iloc[0]["result_id"]))
             return wide
-    parsed.notes.append(f"No result in the table equals the quoted figure(s) "
-                        f"{', '.join(f'{c:,.0f}' for c in parsed.claimed)}; the best matching result is shown."
-                        if parsed.language != "sv" else
-                        "Inget resultat i tabellen är lika med den citerade siffran; bästa matchande resultat visas.")
+    parsed.notes.append(Note("claim_not_exact", figures=", ".join(f"{c:,.0f}" for c in parsed.claimed)))
     return None
 
 

@@ -247,6 +247,10 @@ def test_quoted_figure_is_checked_against_the_table_whoever_is_named(engine):
     assert b.values[0].result_ids == ["6.0-0075"] and any("matches the table exactly" in n for n in b.notes)
     c = ask(engine, "Someone says 999,999 tokens/s on Llama 2 70B Offline in v6.1. True?")
     assert c.values[0].value == 1136100.0 and any("No result in the table equals" in n for n in c.notes)
+    # the notes are codes rendered per language, like every caveat
+    from assistant.notes import localize
+
+    assert "Den citerade siffran 104,637 finns exakt i tabellen (rad 6.0-0075)." in localize(b.notes, "sv")
 
 
 @pytest.mark.parametrize("question", [
