@@ -1,17 +1,23 @@
-"""The agent loop: a model that routes, confirms and words — never computes — over the exact engine.
+"""The agent loop: a model that routes, confirms and (if it is big enough) words — never
+computes — over the exact engine.
 
-Two paths, both bounded by settings (`max_tool_calls`, `max_tokens`, `llm_timeout_s`):
+First the router picks the table (as offline); a question about another table, one the reader
+knows has no data, a field of the last answer or a two-part question is answered offline with
+no model call. Otherwise two paths, both bounded by settings (`max_tool_calls`, `max_tokens`,
+`llm_timeout_s`):
 
 - **schema** (default; what small local models can do reliably): the reader reads the
   question first; the model gets that reading as hints and answers with one JSON object
-  (`assistant.route`) that confirms or fixes it. Our code validates it, runs the tools, and
-  asks the model once more to word the answer from the tool results (`assistant.prompts`).
+  (`assistant.route`) that confirms or fixes it. Our code validates it, runs both readings and
+  keeps the one whose checks pass (the reader's on a tie).
 - **tools** (models with native tool calling, `agent_mode=tools`): llama-index's
   `chat_with_tools` loop over the registry in `assistant.tools`.
 
-Whatever the model writes is checked (`assistant.checks`) before it is shown; otherwise the
-deterministic answer (`assistant.compose`, the same text the offline answerer writes) is
-shown and the notes say why. Citations, rows, values and the chart always come from our code.
+Who words the answer is `model_wording`: our templates (the offline answer to the reading that
+won; `auto` for models under 7B, since small models' rewording only lost answers) or the model,
+asked once more from the tool results (`assistant.prompts`). Whatever the model writes is
+checked (`assistant.checks`) before it is shown; otherwise the deterministic answer is shown and
+the notes say why. Citations, rows, values and the chart always come from our code.
 """
 
 from __future__ import annotations
