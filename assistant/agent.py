@@ -208,6 +208,12 @@ class Agent:
               streaming: bool) -> Iterator[str]:
         """Get the model's wording, check it, and return the text to show (the deterministic
         answer when the wording fails a check). Streamed pieces are yielded as they pass."""
+        if plan.messages is None and plan.final_text is None and not (self.mode == "tools" and self.wording == "model"):
+            # Nothing of the model's to check (our templates word it, or no tool returned
+            # anything): the deterministic answer, without building the facts a check reads.
+            if streaming:
+                yield from words(plan.deterministic.answer)
+            return plan.deterministic.answer
         facts = self._facts(question, parsed, plan)
         text: str | None = plan.final_text
         problem: str | None = None
