@@ -115,6 +115,7 @@ class Catalog:
     # The card's display names: a column's ("time to train") and values' ("Llama 2 70B LoRA").
     display: dict[str, str] = field(default_factory=dict)
     display_values: dict[str, dict[str, str]] = field(default_factory=dict)
+    decimals: dict[str, int] = field(default_factory=dict)  # unit -> places answers show (the card's)
     _lexicons: dict[str, Any] = field(default_factory=dict, repr=False)
     # Known names with no rows in this table ("Gaudi 3"): asked about -> no_data, not a guess.
     absent: dict[str, str] = field(default_factory=dict)
@@ -140,6 +141,7 @@ class Catalog:
         self.order = dict(dataset.order)
         self.display = dict(dataset.display)
         self.display_values = {c: dict(v) for c, v in dataset.display_values.items()}
+        self.decimals = dict(dataset.decimals)
 
     def preference(self, column: str, value: str) -> int:
         """Rank of `value` in the card's order of `column` (unlisted values last)."""

@@ -90,8 +90,10 @@ def doc_citations(passages: list[Passage]) -> list[Citation]:
     return cites
 
 
-def _fmt(value: Any, unit: str | None, derived: bool = False, lang: str = "en") -> str:
-    return semantics.format_value(value, unit, exact=not derived, lang=lang)
+def _fmt(value: Any, unit: str | None, derived: bool = False, lang: str = "en", parsed: Parsed | None = None) -> str:
+    """A value as an answer shows it: as stored, or to the card's places for its unit (`Parsed.decimals`)."""
+    places = parsed.decimals.get(unit) if parsed is not None and unit and not derived else None
+    return semantics.format_value(value, unit, exact=not derived, lang=lang, places=places)
 
 
 def _who(row: dict[str, Any], lang: str) -> str:
@@ -129,11 +131,11 @@ def _value_of(row: dict[str, Any], result: Any) -> tuple[float, str | None]:
     return float(value), unit
 
 
-def _derived_suffix(result: Any, row: dict[str, Any], lang: str) -> str:
+def _derived_suffix(result: Any, row: dict[str, Any], lang: str, parsed: Parsed | None = None) -> str:
     if not result.derived:
         return ""
     if result.spec.metric == "result_per_accelerator" and row.get("total_accelerators"):
-        base = _fmt(row.get("result"), row.get("units"), lang=lang)
+        base = _fmt(row.get("result"), row.get("units"), lang=lang, parsed=parsed)
         return (f" ({DERIVED_LABEL}: {base} ÷ {int(row['total_accelerators'])} accelerators)" if lang != "sv" else
                 f" (härlett, inte ett officiellt MLPerf-mått: {base} ÷ {int(row['total_accelerators'])} acceleratorer)")
     return f" ({DERIVED_LABEL})" if lang != "sv" else " (härlett, inte ett officiellt MLPerf-mått)"
@@ -204,7 +206,7 @@ def compose(question: str, result: Any, parsed: Parsed | None = None) -> Answer:
         # Comparison caveats (mixed scenarios, node counts) say nothing about a count.
         caveats = set(semantics.describe_caveats(result.rows))
         result_notes = [n for n in result_notes if n not in caveats]
-    notes = (list(parsed.notes) if parsed is not None else []) + result_notes
+    notes = (list(parsed.notes) if parsed is not None else []) + result_notes + _rounded(result, parsed)
     answer.notes = list(dict.fromkeys(answer.notes + notes))
     if parsed is not None and parsed.checked and op == "rows" and answer.status == "answered" and not result.rows.empty:
         answer.answer += _checked_verdict(result.rows.iloc[0], parsed)
@@ -216,6 +218,15 @@ def compose(question: str, result: Any, parsed: Parsed | None = None) -> Answer:
         answer.reading = readout.line(parsed, result.spec)
         answer.suggestions = answer.suggestions or list(parsed.suggestions)
     return answer
+
+
+def _rounded(result: Any, parsed: Parsed | None) -> list[str]:
+    """Say so when the answer shows a unit to the card's places: the exact value is in the cited row."""
+    shows_values = result.spec.op in ("rows", "compare", "trend") and result.spec.metric == "result"
+    if parsed is None or not parsed.decimals or not shows_values or result.rows.empty or "units" not in result.rows:
+        return []
+    shown = set(result.rows["units"].dropna().astype(str))
+    return [Note("rounded", unit=unit, places=places) for unit, places in parsed.decimals.items() if unit in shown]
 
 
 def _compose_count_rank(question: str, result: Any, parsed: Parsed | None) -> Answer:
@@ -290,9 +301,10 @@ def _compose_rows(question: str, result: Any, parsed: Parsed | None) -> Answer:
         metric_word = parsed.display.get("result", metric_word)  # the card's name: "time to train"
     ctx = _context(top, lang, parsed)
     lat = _latency_suffix(result, lang)
+    figure = _fmt(value, unit, derived, lang, parsed)
     if intent == "lookup":
-        lead = (f"{_who(top, lang)}: {_fmt(value, unit, derived, lang)}{lat} on {ctx}" if lang != "sv" else
-                f"{_who(top, lang)}: {_fmt(value, unit, derived, lang)}{lat} på {ctx}")
+        lead = (f"{_who(top, lang)}: {figure}{lat} on {ctx}" if lang != "sv" else
+                f"{_who(top, lang)}: {figure}{lat} på {ctx}")
     elif result.spec.metric in semantics.SIZE_METRICS:
         # A system's size is not a result: say which systems, with counts, in the round's context.
         largest = result.spec.order not in ("worst", "asc")
@@ -311,22 +323,22 @@ def _compose_rows(question: str, result: Any, parsed: Parsed | None) -> Answer:
     elif result.spec.metric == "power":
         # Power is lower-is-better, so "the most power drawn" is the worst row: say which it is.
         most = result.spec.order in ("worst", "desc")
-        lead = (f"The {'highest' if most else 'lowest'} power draw ({ctx}) is {_fmt(value, unit, derived, lang)}, "
+        lead = (f"The {'highest' if most else 'lowest'} power draw ({ctx}) is {figure}, "
                 f"by {_who(top, lang)}" if lang != "sv" else
-                f"{'Högsta' if most else 'Lägsta'} effektuttaget ({ctx}) är {_fmt(value, unit, derived, lang)}, "
+                f"{'Högsta' if most else 'Lägsta'} effektuttaget ({ctx}) är {figure}, "
                 f"av {_who(top, lang)}")
     elif intent == "worst" or (intent == "top" and result.spec.order == "worst"):
-        lead = (f"The lowest-ranked {metric_word} ({ctx}) is {_fmt(value, unit, derived, lang)}{lat}, by {_who(top, lang)}"
+        lead = (f"The lowest-ranked {metric_word} ({ctx}) is {figure}{lat}, by {_who(top, lang)}"
                 if lang != "sv" else
-                f"Det sämsta {metric_word} ({ctx}) är {_fmt(value, unit, derived, lang)}{lat}, av {_who(top, lang)}")
+                f"Det sämsta {metric_word} ({ctx}) är {figure}{lat}, av {_who(top, lang)}")
     else:
-        lead = (f"The best {metric_word} ({ctx}) is {_fmt(value, unit, derived, lang)}{lat}, by {_who(top, lang)}"
+        lead = (f"The best {metric_word} ({ctx}) is {figure}{lat}, by {_who(top, lang)}"
                 if lang != "sv" else
-                f"Det bästa {metric_word} ({ctx}) är {_fmt(value, unit, derived, lang)}{lat}, av {_who(top, lang)}")
-    text = lead + _derived_suffix(result, top, lang) + f" [{top.get('result_id')}]."
+                f"Det bästa {metric_word} ({ctx}) är {figure}{lat}, av {_who(top, lang)}")
+    text = lead + _derived_suffix(result, top, lang, parsed) + f" [{top.get('result_id')}]."
     shown = rows if intent in {"top", "lookup"} else rows[:1]
     if len(shown) > 1:
-        rest = "; ".join(f"{i + 2}. {_fmt(*_value_of(r, result), derived, lang)} — {_who(r, lang)}"
+        rest = "; ".join(f"{i + 2}. {_fmt(*_value_of(r, result), derived, lang, parsed)} — {_who(r, lang)}"
                          + (f", {r.get('benchmark')} {r.get('scenario')}" if intent == "lookup" else "")
                          + f" [{r.get('result_id')}]" for i, r in enumerate(shown[1:]))
         text += (" Next: " if lang != "sv" else " Därefter: ") + rest + "."
@@ -544,10 +556,10 @@ def _compose_compare(question: str, result: Any, parsed: Parsed | None) -> Answe
         row["side"] = i + 1
         all_rows.append(row)
         value, unit = _value_of(row, side)
-        parts.append(f"{name}: {_fmt(value, unit, side.derived, lang)} by {_who(row, lang)}, {_context(row, lang)} "
-                     f"[{row.get('result_id')}]" if lang != "sv" else
-                     f"{name}: {_fmt(value, unit, side.derived, lang)} av {_who(row, lang)}, {_context(row, lang)} "
-                     f"[{row.get('result_id')}]")
+        figure = _fmt(value, unit, side.derived, lang, parsed)
+        parts.append(f"{name}: {figure} by {_who(row, lang)}, {_context(row, lang)} [{row.get('result_id')}]"
+                     if lang != "sv" else
+                     f"{name}: {figure} av {_who(row, lang)}, {_context(row, lang)} [{row.get('result_id')}]")
         values.append(Value(value=float(value), unit=unit, label=name, result_ids=[str(row.get("result_id"))],
                             derived=bool(side.derived)))
         labels.append(name)
@@ -589,7 +601,7 @@ def _compose_trend(question: str, result: Any, parsed: Parsed | None) -> Answer:
     derived = bool(result.derived)
     first = rows[0]
     subject = " ".join(str(x) for x in (first.get("benchmark"), first.get("scenario")) if x)
-    parts = [f"{r['round']}: {_fmt(r.get('value', r.get('result')), unit, derived, lang)} ({_who(r, lang)}, "
+    parts = [f"{r['round']}: {_fmt(r.get('value', r.get('result')), unit, derived, lang, parsed)} ({_who(r, lang)}, "
              f"{r.get('division')}, {r.get('availability')}) [{r['result_id']}]" for r in rows]
     text = (f"Best {subject} result per round{_latency_suffix(result, lang)}: " if lang != "sv" else
             f"Bästa {subject}-resultat per runda{_latency_suffix(result, lang)}: ") + "; ".join(parts) + "."

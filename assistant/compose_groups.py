@@ -47,8 +47,9 @@ def _subject(row: dict[str, Any]) -> str:
     return " ".join(str(row[k]) for k in ("benchmark", "scenario") if row.get(k))
 
 
-def _item(row: dict[str, Any], lang: str, *, who: bool = True) -> str:
-    value = _fmt(row.get("value", row.get("result")), row.get("value_unit") or row.get("units"), lang=lang)
+def _item(row: dict[str, Any], lang: str, parsed: Parsed, *, who: bool = True) -> str:
+    value = _fmt(row.get("value", row.get("result")), row.get("value_unit") or row.get("units"), lang=lang,
+                 parsed=parsed)
     lat = (" (lower is better)" if lang != "sv" else " (lägre är bättre)") if semantics.is_latency(row.get("units")) \
         else ""
     by = f" ({_who(row, lang)})" if who else ""
@@ -83,7 +84,7 @@ def _overview(question: str, result: Any, parsed: Parsed, rows: list[dict[str, A
     # a handful of results is shown whole (every scenario); more, one per benchmark
     shown = in_round if len(in_round) <= FEW_SHOWN_WHOLE else _preferred(in_round, parsed)
     entity = _entity_label(parsed) or ("Alla inskickare" if lang == "sv" else "All submitters")
-    items = "; ".join(_item(r, lang) for r in shown[:MAX_IN_TEXT])
+    items = "; ".join(_item(r, lang, parsed) for r in shown[:MAX_IN_TEXT])
     more = _say(lang, "overview_more", n=len(in_round) - min(len(shown), MAX_IN_TEXT)) \
         if len(in_round) > min(len(shown), MAX_IN_TEXT) else ""
     latest = _say(lang, "overview_latest") if not parsed.explicit.get("round") and _entity_label(parsed) else ""
@@ -185,7 +186,7 @@ def _appearances(question: str, result: Any, parsed: Parsed, rows: list[dict[str
     per_round = []
     for rnd in rounds:
         shown = _preferred([r for r in rows if str(r.get("round")) == rnd], parsed)
-        per_round.append(f"{rnd} — " + ", ".join(_item(r, lang, who=False) for r in shown[:4])
+        per_round.append(f"{rnd} — " + ", ".join(_item(r, lang, parsed, who=False) for r in shown[:4])
                          + (f" (+{len(shown) - 4})" if len(shown) > 4 else ""))
     entity = _entity_label(parsed)
     text = _say(lang, "appearances", entity=entity, count=len(rounds), rounds=", ".join(rounds),

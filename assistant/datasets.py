@@ -42,6 +42,7 @@ class Dataset:
     order: dict[str, tuple[str, ...]] = field(default_factory=dict)  # column -> values, most preferred first
     display: dict[str, str] = field(default_factory=dict)  # column -> the name answers use ("time to train")
     display_values: dict[str, dict[str, str]] = field(default_factory=dict)  # column -> value -> display name
+    decimals: dict[str, int] = field(default_factory=dict)  # unit -> places answers show ("minutes" -> 3)
 
     def routing_words(self, kind: str = DATASET_KIND) -> list[str]:
         """Every language's phrases of a routing kind: "träna" routes an English-typed question too."""
@@ -53,7 +54,9 @@ def from_card(card: Any) -> Dataset:
     return Dataset(id=card.id, title=card.title, aliases=tuple(card.aliases),
                    chip_prefixes=tuple(card.chip_prefixes), words=dict(card.lexicon),
                    order=dict(card.order), display=dict(card.display_columns),
-                   display_values={c: dict(v) for c, v in card.display_values.items()})
+                   display_values={c: dict(v) for c, v in card.display_values.items()},
+                   decimals={card.measure.unit: card.measure.decimals}
+                   if card.measure.unit and card.measure.decimals is not None else {})
 
 
 def in_store(store: Any) -> list[tuple[Dataset, Any]]:

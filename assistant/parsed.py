@@ -50,6 +50,7 @@ class Parsed:
     # ... and its display names: what the answer calls the measure ("time to train") and the values.
     display: dict[str, str] = dc_field(default_factory=dict)
     display_values: dict[str, dict[str, str]] = dc_field(default_factory=dict)
+    decimals: dict[str, int] = dc_field(default_factory=dict)  # ... and the places it shows per unit
 
     def state(self) -> dict[str, Any]:
         """What a follow-up needs from this turn (stored inside Answer.query["parsed"])."""

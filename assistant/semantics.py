@@ -74,17 +74,24 @@ def _group_thousands(text: str) -> str:
 _SEPARATORS = {"en": (",", "."), "sv": ("\u00a0", ",")}
 
 
-def format_number(value: float | int | None, *, exact: bool = True, lang: str = "en") -> str:
+def format_number(value: float | int | None, *, exact: bool = True, lang: str = "en",
+                  places: int | None = None) -> str:
     """A number with thousands separators, written the way `lang` writes numbers.
 
     exact=True prints the value as published (shortest repr, no rounding), because answers
     promise exact numbers; exact=False (derived figures) rounds to a readable precision.
+    `places` is a card's display precision for values it computed itself (a time to train
+    recomputed from logs at full double precision): at most that many decimals.
     """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
     value = float(value)
     if value.is_integer() and abs(value) < 1e15:
         return localise(f"{int(value):,}", lang)
+    if places is not None:
+        text = f"{value:,.{places}f}"
+        text = text.rstrip("0").rstrip(".") if "." in text else text
+        return localise(text, lang)
     if exact:
         text = repr(value)
         if "e" in text or "E" in text:
@@ -104,9 +111,10 @@ def localise(english: str, lang: str) -> str:
     return english.replace(",", "\0").replace(".", decimal).replace("\0", thousands)
 
 
-def format_value(value: float | int | None, unit: str | None = None, *, exact: bool = True, lang: str = "en") -> str:
+def format_value(value: float | int | None, unit: str | None = None, *, exact: bool = True, lang: str = "en",
+                 places: int | None = None) -> str:
     """`1136100, "Tokens/s"` -> `1,136,100 Tokens/s`; `12.5, "Latency (ms)"` -> `12.5 ms`."""
-    number = format_number(value, exact=exact, lang=lang)
+    number = format_number(value, exact=exact, lang=lang, places=places)
     if not unit:
         return number
     return f"{number} {units.short(unit)}"

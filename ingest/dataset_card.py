@@ -65,7 +65,8 @@ FIELDS = ("id", "title", "description", "publisher", "homepage", "source", "dime
           "measure", "secondary", "columns", "citation", "defaults", "order", "display", "alias",
           "chip_names", "lexicon")
 SOURCE_FIELDS = ("path", "url", "root", "reader", "sha256", "rows")
-MEASURE_FIELDS = ("column", "name", "unit", "unit_column", "direction", "lower_units", "kind")
+MEASURE_FIELDS = ("column", "name", "unit", "unit_column", "direction", "lower_units", "kind", "decimals")
+MAX_DECIMALS = 12  # a double holds about 15 significant digits; more places would print noise
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _LIST_COLUMNS = 30  # columns named in an "unknown column" error
@@ -107,6 +108,9 @@ class Measure:
     direction: str | None = None
     lower_units: tuple[str, ...] = ()
     kind: str = "number"
+    # Places an answer shows (None: the value as stored). For values computed at full double
+    # precision (0.40340363577863575 minutes), not for published figures, which print as published.
+    decimals: int | None = None
 
     def lower_is_better(self, unit: str) -> bool:
         """`direction`, except for units matching `lower_units` (fnmatch patterns, any case)."""
@@ -120,6 +124,8 @@ class Measure:
             return out | {"kind": self.kind}
         out |= {"unit": self.unit} if self.unit else {"unit_column": self.unit_column}
         out["direction"] = self.direction
+        if self.decimals is not None:
+            out["decimals"] = self.decimals
         if self.lower_units:
             out["lower_units"] = list(self.lower_units)
         return out
@@ -390,7 +396,7 @@ def _load_measure(r: _Reader, data: dict, where: str, secondary: bool) -> Measur
         raise r.fail(f"{where}.kind must be one of {', '.join(KINDS)}, got {kind!r}")
     name = r.text(data, "name", where) or (where.split(".")[-1] if secondary else column)
     if kind == "text":
-        extra = [k for k in ("unit", "unit_column", "direction", "lower_units") if k in data]
+        extra = [k for k in ("unit", "unit_column", "direction", "lower_units", "decimals") if k in data]
         if extra:
             raise r.fail(f"{where}.{extra[0]}: a text measure has no {extra[0]}")
         return Measure(where, column, name, kind=kind)
@@ -407,7 +413,14 @@ def _load_measure(r: _Reader, data: dict, where: str, secondary: bool) -> Measur
     lower_units = r.texts(data, "lower_units", where)
     if lower_units and not unit_column:
         raise r.fail(f"{where}.lower_units: only with unit_column (a fixed unit has one direction)")
-    return Measure(where, column, name, unit, unit_column, direction, lower_units, kind)
+    decimals = data.get("decimals")
+    if decimals is not None:
+        if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= MAX_DECIMALS:
+            raise r.fail(f"{where}.decimals must be a whole number from 0 to {MAX_DECIMALS}, got {decimals!r}")
+        if not unit or secondary:
+            raise r.fail(f"{where}.decimals: only in [measure] with `unit` (answers round the headline "
+                         "measure by its unit; a unit_column's units are not known from the card)")
+    return Measure(where, column, name, unit, unit_column, direction, lower_units, kind, decimals)
 
 
 def _load_aliases(r: _Reader, data: dict) -> tuple[dict[str, Any], ...]:

@@ -99,6 +99,7 @@ def run(name: str, ctx: Context) -> Parsed:
     ctx.parsed.shape = ctx.parsed.shape or chosen.name
     ctx.parsed.order = ctx.catalog.order
     ctx.parsed.display, ctx.parsed.display_values = ctx.catalog.display, ctx.catalog.display_values
+    ctx.parsed.decimals = ctx.catalog.decimals
     return chosen.build(ctx)
 
 

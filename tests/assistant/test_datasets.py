@@ -15,7 +15,7 @@ from assistant.datasets import Router, from_card
 from assistant.engine import Engine
 from assistant.offline import answer_question
 from ingest.dataset_card import load_card, read_card_table
-from tests.ingest.test_dataset_cards import write_fixture
+from tests.ingest.test_dataset_cards import CARD, write_fixture
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +67,23 @@ def test_a_count_and_a_lookup_on_the_cards_table(engines):
     assert look.rows[0]["result_id"] == "b-0101" and "398" in look.answer
 
 
+def test_a_card_s_decimals_round_what_answers_show_and_the_rows_stay_exact(engines, compile_card, tmp_path):
+    """`[measure] decimals`: the answer shows the card's places and says so; the cited row is exact."""
+    default, _ = engines
+    text = CARD.replace('direction = "lower"\n', 'direction = "lower"\ndecimals = 1\n', 1)
+    card = load_card(write_fixture(tmp_path, text))
+    table, _ = read_card_table(card, default.settings)
+    rounded = default.with_dataset(from_card(card), table)
+    question = "which team had the fastest llvm build in 2025-09?"
+    a = answer_question(question, engine=rounded, commentary=False)
+    assert a.rows[0]["result"] == 1150.125 and "1,150.1 seconds" in a.answer and "1,150.125" not in a.answer
+    assert "seconds are rounded in the text (decimal places: 1); the cited rows give the exact values" in a.notes
+    sv = answer_question("vilket team hade snabbast llvm-bygge i 2025-09?", engine=rounded, commentary=False)
+    assert "1\u00a0150,1 seconds" in sv.answer and any("antal decimaler: 1" in n for n in sv.notes), sv.answer
+    exact = ask(engines, question)  # the card without `decimals`: the value as stored, no note
+    assert "1,150.125" in exact.answer and not any("decimal places" in n for n in exact.notes)
+
+
 def test_a_question_about_results_stays_on_the_default_table(engines):
     a = ask(engines, "best llama2-70b-99 offline result in v5.1")
     assert a.status == "answered"
@@ -107,6 +124,16 @@ def mlperf(results_table, shared_data):
     table, _ = read_card_table(card, default.settings)
     default._router = Router(default, [default.with_dataset(from_card(card), table)])
     return default, table
+
+
+def test_training_times_are_shown_to_the_card_s_three_places(mlperf):
+    """Times recomputed at full double precision read as 0.403 minutes; the row keeps every digit."""
+    default, table = mlperf
+    a = answer_question("which system trained llama 2 70b lora fastest in v5.1?", engine=default, commentary=False)
+    rows = table[(table["round"] == "v5.1") & (table["benchmark"] == "llama2_70b_lora")]
+    best = rows["result"].min()
+    assert a.rows[0]["result"] == best and repr(best) not in a.answer
+    assert f"{best:.3f} minutes" in a.answer, a.answer
 
 
 def test_a_round_only_training_has_routes_there_and_says_so(mlperf):
