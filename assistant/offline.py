@@ -320,7 +320,12 @@ def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) 
     docs = [d for name in publishers for d in (catalog.publisher_docs.get(name, []) if catalog is not None else [])]
     if rounds:  # documents are named by round: the named publisher's piece on the round asked
         docs = [d for d in docs if any(d.startswith(rnd + "_") for rnd in rounds)] or docs
-    organisations = tuple(dict.fromkeys(v for m in parsed.entities if m.column == "submitter" for v in m.values[:1]))
+    # Organisations that submit results: a chip vendor named ("NVIDIA said") is one when it also submits,
+    # and its section of a supplemental discussion is then its own statement.
+    submitters = set(catalog.vocab.get("submitter", [])) if catalog is not None else set()
+    organisations = tuple(dict.fromkeys(v for m in parsed.entities for v in m.values[:1]
+                                        if m.column == "submitter" or (m.column == "accelerator_vendor"
+                                                                       and v in submitters)))
     return Want(names=names + tuple(publishers), guide=guide, language=parsed.language, documents=tuple(docs),
                 organisations=organisations)
 

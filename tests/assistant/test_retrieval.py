@@ -118,3 +118,22 @@ def test_a_submitter_asked_is_also_searched_by_name():
     store = _Found()
     search(store, "how much higher throughput, according to them", 5, want=Want(organisations=("Lambda",)))
     assert store.queries == ["how much higher throughput, according to them", "Lambda"]
+
+
+def test_a_chip_vendor_that_submits_is_an_organisation_asked():
+    """"what did NVIDIA say": NVIDIA names a chip vendor and a submitter, so its own statement in a
+    supplemental discussion is searched and boosted; a vendor that never submits has no statement."""
+    from assistant.catalog import Catalog
+    from assistant.offline import _want
+    from assistant.parse import parse
+    from tests.helpers.tables import small_table
+
+    catalog = Catalog.from_table(small_table([
+        ("v6.0", 600, "llama2-70b-99.9", "Offline", "Tokens/s", "NVIDIA", "B200", "NVIDIA"),
+        ("v6.0", 600, "resnet", "Offline", "Samples/s", "HPE", "Cloud AI 100", "Qualcomm")]))
+    said = _want(parse("by how much did nvidia say dynamo raised llama2-70b throughput in v6.0?", catalog),
+                 ["v6.0"], catalog)
+    assert said.organisations == ("NVIDIA",)
+    other = _want(parse("by how much did qualcomm say its resnet throughput rose in v6.0?", catalog), ["v6.0"],
+                  catalog)
+    assert other.organisations == () and "Qualcomm" in other.names
