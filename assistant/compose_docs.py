@@ -310,6 +310,7 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str) -> list[tu
     names = [n.lower() for n in asked.names]
     publishers = [n.lower() for n in asked.publishers]
     scored: list[tuple[float, int, Quote]] = []
+    owners: dict[str, str] = {}
     for rank, (p, sentence) in enumerate(candidates):
         lowered = sentence.lower()
         words = _stems(sentence)
@@ -317,8 +318,11 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str) -> list[tu
             0.5 * sum(weight.get(w, 0.0) for w in asked.synonyms & words)
         named = sum(w for n, w in name_weight.items() if n in lowered)
         publisher, kind_words = doc_parts(p)
-        written = bool(publisher) and any(publisher == n or publisher.replace(" ", "") == n.replace(" ", "")
-                                          for n in names + publishers)
+        if p.id not in owners:  # a submitter's own section of a supplemental discussion is its own words
+            owners[p.id] = _owner(p, passages).lower()
+        # ... unless the question names another publisher ("who at intel did hardwarebee quote")
+        written = any(_same(publisher, n) for n in names + publishers) or \
+            any(_same(owners[p.id], n) for n in (publishers or names))
         about = any(n in p.text.lower() for n in names)
         if subject + named == 0 and not (written or about):
             continue
@@ -346,6 +350,11 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str) -> list[tu
     if any(written for _, _, written, _ in scored):
         scored = [t for t in scored if t[2]]
     return [(score, quote) for score, _, _, quote in sorted(scored, key=lambda t: (-t[0], t[1]))]
+
+
+def _same(who: str, name: str) -> bool:
+    """Whether a document's author (lower case) is the name asked, spaced or not ("it brief", "itbrief")."""
+    return bool(who) and (who == name or who.replace(" ", "") == name.replace(" ", ""))
 
 
 def _is_figure(sentence: str, match: re.Match[str], figure: str) -> bool:

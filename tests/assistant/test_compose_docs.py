@@ -142,6 +142,26 @@ def test_the_document_named_answers_when_it_states_such_a_figure(catalog):
     assert answer.answer.startswith("According to pubgpclite.com, 256GB:"), answer.answer
 
 
+def test_an_organisation_said_is_its_own_blog_and_its_section_of_the_discussion(catalog):
+    """"what did AMD say": AMD's section of MLCommons' discussion is AMD's own words, as its blog is,
+    while a news piece about AMD is not; naming another publisher keeps that publisher's document."""
+    heading = _doc("v6.0_mlcommons_supplemental-discussion.pdf", 3, "AMD\n\nAMD is proud of its submission.",
+                   source=STATEMENTS, title="MLPerf Inference v6.0 Supplemental Discussion", page=4)
+    section = _doc("v6.0_mlcommons_supplemental-discussion.pdf", 4,
+                   "Using disaggregated prefill, the MI355X cluster raised throughput by 1.7x over one node.",
+                   source=STATEMENTS, title="MLPerf Inference v6.0 Supplemental Discussion", page=4)
+    blog = _doc("v6.0_amd_vendor-blog.md", 1, "AMD's first results ever, at up to 20 petaflops of FP4.",
+                source="AMD ROCm Blogs")
+    news = _doc("v6.0_pubgpclite_amd-news.md", 0, "Disaggregated prefill raised MI355X cluster throughput 2.1x, "
+                "the site estimates.", source="pubgpclite.com")
+    question = "by how much did amd say disaggregated prefill raised cluster throughput in v6.0?"
+    answer = _ask(catalog, question, [heading, section, blog, news])
+    assert answer.answer.startswith("According to AMD (MLPerf Inference v6.0 Supplemental Discussion), 1.7x:"), \
+        answer.answer
+    named = _ask(catalog, question.replace("did amd say", "did pubgpclite say"), [heading, section, blog, news])
+    assert named.answer.startswith("According to pubgpclite.com, 2.1x:"), named.answer
+
+
 def test_a_figure_is_never_quoted_from_our_own_guide(catalog):
     guide = Passage(id="doc:mlperf-inference.md:0", doc_kind="guide", language="en", title="MLPerf Inference",
                     text="The tables hold 937 result rows for v4.1 and 492 for v6.1.")
