@@ -216,10 +216,17 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
 def _quote_sources(question: str, answer: Answer, engine: Any, parsed: Any, rounds: list[str] | None) -> None:
     from assistant import compose
 
+    from assistant.compose_docs import asked_figure
+
     cited = {c.id for c in answer.citations}  # a passage a part quoted already is not quoted twice
     passages = [p for p in _passages(question, engine, rounds, parsed) if p.id not in cited]
     if passages:
-        extra = compose.compose_commentary(question, passages, parsed)
+        # "Dell said it made a lot of submissions, how many?": beside the table's count, the figure
+        # the source states, from its sentence; else what the best passages say
+        figure = asked_figure(parsed)
+        extra = _figure_then_quotes(question, passages, parsed, figure) if figure else None
+        if extra is None or extra.status != "answered":
+            extra = compose.compose_commentary(question, passages, parsed)
         answer.passages = extra.passages
         answer.citations += extra.citations
         answer.answer += " " + extra.answer
@@ -383,9 +390,23 @@ def _facts(parsed: Parsed, engine: Any) -> list[str]:
     return out
 
 
+def _figure_then_quotes(question: str, passages: list, parsed: Parsed, figure: str) -> Answer:
+    """The figure asked, from the sentence that states it, then the other passages for context
+    (a second figure asked is often in another sentence). "No such figure" when none states one."""
+    from assistant.compose import compose_commentary
+    from assistant.compose_docs import figure_answer
+
+    answer = figure_answer(question, passages, parsed, figure)
+    if answer.status == "answered":
+        more = compose_commentary(question, passages, parsed)
+        answer.answer += " " + more.answer
+        answer.citations += [c for c in more.citations if c not in answer.citations]
+    return answer
+
+
 def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[str]] | None) -> Answer:
     from assistant.compose import compose_commentary
-    from assistant.compose_docs import asked_figure, asked_kind, define_answer, figure_answer, on_asked_term
+    from assistant.compose_docs import asked_figure, asked_kind, define_answer, on_asked_term
 
     # a round the table lacks may still be a round the documents cover (commentary on v5.0)
     unknown = list(parsed.reading.unknown_rounds) if parsed.reading is not None else []
@@ -402,11 +423,7 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
             documents = on_asked_term(parsed, _passages(question, engine, rounds, parsed, guide=False))
             answer = compose_commentary(question, documents, parsed) if documents else answer
     elif figure and passages:
-        answer = figure_answer(question, passages, parsed, figure)
-        if answer.status == "answered":  # the figure leads; the other passages follow, for context
-            more = compose_commentary(question, passages, parsed)
-            answer.answer += " " + more.answer
-            answer.citations += [c for c in more.citations if c not in answer.citations]
+        answer = _figure_then_quotes(question, passages, parsed, figure)
     else:
         answer = compose_commentary(question, passages, parsed)
     answer.query = {"parsed": parsed.state()}

@@ -180,6 +180,31 @@ def test_commentary_is_extractive_with_sources(results_table):
     assert "NVIDIA swept every benchmark" in a.answer and not a.values
 
 
+def test_a_count_a_source_states_is_quoted_beside_the_tables_count(results_table):
+    """"Dell said it made a lot of submissions in 4.1, how many?": the table's count, then Dell's own
+    figure from the sentence of its statement that states it, labelled as its claim."""
+    heading = Passage(id="doc:v4.1_mlcommons_supplemental-discussion.pdf:8", title="MLPerf Inference v4.1 "
+                      "Supplemental Discussion", source="MLCommons (statements written by the submitters)",
+                      text="Dell Technologies\n\nDell Technologies has once again proven its commitment.",
+                      rounds=["v4.1"], page=7)
+    statement = Passage(id="doc:v4.1_mlcommons_supplemental-discussion.pdf:9", title=heading.title,
+                        source=heading.source, rounds=["v4.1"], page=7,
+                        text="Dell is proud of this round. With 120 submissions across 11 different system "
+                             "configurations, Dell continues to contribute.")
+
+    class FakeEngine(Engine):
+        def search(self, query, k=None, rounds=None, kind="doc", want=None):
+            return [heading, statement]
+
+    eng = FakeEngine.from_table(results_table, settings=settings_mod.load())
+    a = ask(eng, "dell said it made a lot of submissions in mlperf inference 4.1, how many exactly?")
+    counted = int(((results_table["round"] == "v4.1") & (results_table["submitter"] == "Dell")).sum())
+    assert a.values[0].value == counted and f"{counted} results in v4.1" in a.answer, a.answer
+    assert ("According to Dell Technologies (MLPerf Inference v4.1 Supplemental Discussion), 120: “With 120 "
+            "submissions across 11 different system configurations") in a.answer, a.answer
+    assert "the author's claim, not a verified result" in a.answer
+
+
 def test_counts_by_submitter_vendor_and_systems(engine):
     # By hand from the v6.1 CSV: 45 rows with submitter NVIDIA; 343 rows whose accelerator names
     # an NVIDIA chip (335 NVIDIA-only + 8 Cisco H200 + MI350X rows); 95 distinct platforms.
