@@ -207,7 +207,7 @@ def fallback(ctx: Context) -> Parsed:
                                  f"Datan har inga resultat för ”{unknown}”{hint}.")
         parsed.suggestions = _choices(ctx)
         return parsed
-    vague = len(_unread(ctx)) <= 1 or ctx.reading.has("cue", "overview")
+    vague = len(words.unread(ctx.reading)) <= 1 or ctx.reading.has("cue", "overview")
     if len(ctx.rounds) == 1 and vague and not ctx.reading.has("cue", "source", "why"):
         return round_overview(ctx)  # nothing but a round: the round in numbers
     return commentary(ctx)  # only a round and words: what the documents say about it
@@ -235,12 +235,6 @@ def round_overview(ctx: Context) -> Parsed:
                                                    other=Filters(round=[before]), limit=1000), "benchmark"))
     parsed.intent, parsed.shape, parsed.parts = "parts", "fallback", parts
     return parsed
-
-
-def _unread(ctx: Context) -> list[str]:
-    """Words no entity and no lexicon phrase covers: what the question says that we did not read."""
-    r = ctx.reading
-    return [tok.text for i, tok in enumerate(r.tokens) if tok.text.isalpha() and not words.read_at(r, i)]
 
 
 def _unknown_names(ctx: Context) -> str:

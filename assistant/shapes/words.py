@@ -21,6 +21,11 @@ def read_at(r: Reading, i: int) -> bool:
         t.first <= i < t.last for t in r.tags)
 
 
+def unread(r: Reading) -> list[str]:
+    """Words no entity and no lexicon phrase covers: what the question says that we did not read."""
+    return [tok.text for i, tok in enumerate(r.tokens) if tok.text.isalpha() and not read_at(r, i)]
+
+
 def benchmarks_only(r: Reading) -> bool:
     """Two or more benchmarks named and nothing else ("llama2-70b-99 and llama2-70b-99.9")."""
     named = {m.values[0] for m in r.matches if m.column == "benchmark" and m.values}
