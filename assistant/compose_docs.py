@@ -151,6 +151,11 @@ def _stems(text: str) -> set[str]:
     return {_stem(w) for w in _keywords(text)}
 
 
+def holds_words(p: Passage, words: list[str]) -> int:
+    """How many of `words` a passage has (in any inflection `_stem` undoes)."""
+    return len({_stem(w.lower()) for w in words} & _stems(p.text))
+
+
 # Tags whose words say how a question is put ("how many", "according to", "which"), not what it
 # is about: they are left out of the words a sentence must share.
 _FRAME = ("cue", "operation", "direction", "comparator", "grouping")
@@ -260,7 +265,7 @@ def _people(sentence: str, asked: Asked, p: Passage, passages: list[Passage]) ->
     for match in re.finditer(r"\b[A-Z]{2,6}\b", sentence):
         if match.group(0) in defined:
             out.append((match.start(), defined[match.group(0)]))
-    if not out and (owner := _owner(p, passages)) and not any(n in owner.lower() for n in asked_names):
+    if not out and (owner := statement_owner(p, passages)) and not any(n in owner.lower() for n in asked_names):
         out.append((-1, owner))
     return out
 
@@ -269,7 +274,7 @@ def _people(sentence: str, asked: Asked, p: Passage, passages: list[Passage]) ->
 _DEFINED = re.compile(r"\b((?:[A-Z][a-z]+\s(?:of\s|de\s|for\s)?)+[A-Z][a-z]+)\s\(([A-Z]{2,6})\)")
 
 
-def _owner(p: Passage, passages: list[Passage]) -> str:
+def statement_owner(p: Passage, passages: list[Passage]) -> str:
     """Whose statement a chunk of MLCommons' Supplemental Discussion is: the heading that opens
     its page (each submitter's statement starts a page), from this chunk or another of the page."""
     if "statements written by" not in (p.source or "").lower():
@@ -319,7 +324,7 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str) -> list[tu
         named = sum(w for n, w in name_weight.items() if n in lowered)
         publisher, kind_words = doc_parts(p)
         if p.id not in owners:  # a submitter's own section of a supplemental discussion is its own words
-            owners[p.id] = _owner(p, passages).lower()
+            owners[p.id] = statement_owner(p, passages).lower()
         # ... unless the question names another publisher ("who at intel did hardwarebee quote")
         written = any(_same(publisher, n) for n in names + publishers) or \
             any(_same(owners[p.id], n) for n in (publishers or names))
@@ -381,7 +386,7 @@ def _source_of(quote: Quote, passages: list[Passage]) -> str:
     whose heading was not retrieved stays MLCommons': a submitter it merely names may not be its
     author (Dell's statement names AMD)."""
     p = quote.passage
-    owner = _owner(p, passages)
+    owner = statement_owner(p, passages)
     return f"{owner} ({p.title or _source(p)})" if owner else _source(p)
 
 

@@ -210,12 +210,52 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
         answer.answer = verdict.sentence + " " + answer.answer
     if commentary and parsed.needs_commentary and answer.status == "answered":
         _quote_sources(question, answer, engine, parsed, spec.filters.round)
+    elif commentary and answer.status == "answered" and parsed.reading is not None:
+        _statement_beside(question, answer, engine, parsed, spec.filters.round)
     return answer
 
 
-def _quote_sources(question: str, answer: Answer, engine: Any, parsed: Any, rounds: list[str] | None) -> None:
-    from assistant import compose
+# Letters of a word the table did not read that a document must hold: shorter ones ("four", "very",
+# "tbh") say little about which document answers.
+BEYOND_MIN = 5
 
+
+def _statement_beside(question: str, answer: Answer, engine: Any, parsed: Parsed,
+                      rounds: list[str] | None) -> None:
+    """A table answer about an organisation whose question says more than the table holds ("what
+    scaling did MangoBoost get across the US and Korea in 6.0?"): the passages the organisation wrote
+    (its section of a supplemental discussion, or a document it published) that hold at least half of
+    those words are quoted after it ("tbh curious what speculative decoding": not "curious").
+    Nothing is quoted when none does, so a table answer gains no unrelated text."""
+    from assistant import lexicon
+    from assistant.catalog import compact
+    from assistant.compose import compose_commentary
+    from assistant.compose_docs import holds_words, statement_owner
+    from assistant.retrieval import doc_parts
+    from assistant.shapes import words
+
+    orgs = {compact(v) for m in parsed.entities if m.column in ("submitter", "accelerator_vendor")
+            for v in m.values[:1]}
+    numbers = lexicon.load(parsed.language).numbers
+    beyond = [w for w in words.unread(parsed.reading) if len(w) >= BEYOND_MIN and w.lower() not in numbers]
+    if not orgs or not beyond:
+        return
+    found = [p for p in _passages(question, engine, rounds, parsed) if p.doc_kind != "guide"]
+    # the organisation's own words: its section of a discussion, or a document it published
+    authors = {p.id: {a for a in (compact(statement_owner(p, found)), compact(doc_parts(p)[0])) if a} for p in found}
+    passages = [p for p in found if any(o in a or a in o for o in orgs for a in authors[p.id])  # "dell technologies"
+                and 2 * holds_words(p, beyond) >= len(beyond)]
+    if passages:  # the table gave the figures; the statement says the rest
+        extra = compose_commentary(question, passages, parsed)
+        answer.passages = extra.passages
+        answer.citations += extra.citations
+        answer.answer += " " + extra.answer
+
+
+def _quote_sources(question: str, answer: Answer, engine: Any, parsed: Any, rounds: list[str] | None) -> None:
+    """The documents' part of an answer the table gave: the figure a source states, or what the
+    best passages say."""
+    from assistant import compose
     from assistant.compose_docs import asked_figure
 
     cited = {c.id for c in answer.citations}  # a passage a part quoted already is not quoted twice

@@ -205,6 +205,31 @@ def test_a_count_a_source_states_is_quoted_beside_the_tables_count(results_table
     assert "the author's claim, not a verified result" in a.answer
 
 
+def test_a_question_beyond_the_table_gets_the_organisations_own_statement(results_table):
+    """"what scaling did mangoboost get across the US and Korea": the table answers what it holds, and
+    MangoBoost's own section, which has the words the table did not read, is quoted after it. Another
+    organisation's passage with the same words is not; a question the table reads fully quotes nothing."""
+    doc, source = "v6.0_mlcommons_supplemental-discussion.pdf", "MLCommons (statements written by the submitters)"
+    heading = Passage(id=f"doc:{doc}:30", title="MLPerf Inference v6.0 Supplemental Discussion", source=source,
+                      text="MangoBoost\n\nMangoBoost is proud of this round.", rounds=["v6.0"], page=18)
+    own = Passage(id=f"doc:{doc}:31", title=heading.title, source=source, rounds=["v6.0"], page=18,
+                  text="Across two regions (US and Korea) LLMBoost reached 94% performance scaling on llama2-70B.")
+    other = Passage(id=f"doc:{doc}:40", title=heading.title, source=source, rounds=["v6.0"], page=22,
+                    text="Krai\n\nKrai measured 90% scaling across Korea and the US for MangoBoost's rivals.")
+
+    class FakeEngine(Engine):
+        def search(self, query, k=None, rounds=None, kind="doc", want=None):
+            return [other, heading, own]
+
+    eng = FakeEngine.from_table(results_table, settings=settings_mod.load())
+    a = ask(eng, "mangoboost ran llama2-70b across US and Korea in 6.0, what scaling did they get?")
+    assert a.rows and a.rows[0]["submitter"] == "MangoBoost" and a.rows[0]["round"] == "v6.0"
+    assert "94% performance scaling" in a.answer and "90% scaling" not in a.answer, a.answer
+    assert [p.id for p in a.passages] == [own.id] and "not verified figures" in a.answer
+    plain = ask(eng, "best mangoboost llama2-70b-99.9 offline result in 6.0")
+    assert plain.rows and not plain.passages and "scaling" not in plain.answer
+
+
 def test_counts_by_submitter_vendor_and_systems(engine):
     # By hand from the v6.1 CSV: 45 rows with submitter NVIDIA; 343 rows whose accelerator names
     # an NVIDIA chip (335 NVIDIA-only + 8 Cisco H200 + MI350X rows); 95 distinct platforms.
