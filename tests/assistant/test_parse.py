@@ -474,6 +474,24 @@ def test_a_term_beside_a_request_or_a_named_system_is_no_definition(catalog, que
     assert parse(question, catalog).intent != "define"
 
 
+@pytest.mark.parametrize("question", ["should i only trust closed division results when i pick hardware?",
+                                      "is there a number for efficiency per watt in mlperf?",
+                                      "how do i tell preview from available?",
+                                      "ska jag bara titta på closed-resultat när jag väljer hårdvara?",
+                                      "finns det ett mått på effektivitet per watt?"])
+def test_asking_for_advice_about_terms_alone_is_answered_by_the_guide(catalog, question):
+    """"Should I …", "how do I …", "is there a …" about divisions, availability or power: how to read
+    the data, not a query of it (with a system, a benchmark or a round named it stays a query)."""
+    assert parse(question, catalog).intent == "define"
+
+
+@pytest.mark.parametrize("question", ["how do i find the fastest gpt-oss-120b result in v6.1?",
+                                      "is there any result under 1 ms in v6.1?",
+                                      "finns det något resultat för gpt-oss-120b i v6.1?"])
+def test_asking_how_to_find_a_named_result_is_still_a_query(catalog, question):
+    assert parse(question, catalog).intent != "define"
+
+
 @pytest.mark.parametrize("question", ["which system was fastest on gpt-oss-120b in v6.1, and what is it",
                                       "best gpt-oss-120b result, what is that"])
 def test_a_request_before_a_closing_what_is_it_is_still_a_request(catalog, question):
