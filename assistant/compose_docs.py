@@ -393,6 +393,46 @@ def _source_of(quote: Quote, passages: list[Passage]) -> str:
 _CLOSED = re.compile(r"[.:;,!?]$")
 
 
+# Words of the question's second ask a second sentence must hold to be quoted beside the figure's.
+ALSO_MIN = 2
+_SECOND_ASK_GAP = 3  # tokens between "and" and the clause word it opens ("and by how much")
+
+
+def _two_asks(parsed: Parsed) -> tuple[str, str] | None:
+    """A question that asks two things ("how much higher …, and by how much did software raise H200
+    performance?"), split where a conjunction is followed closely by a clause word; else None."""
+    r = parsed.reading
+    if r is None:
+        return None
+    clauses = [t.first for t in r.tagged("cue", "clause")]
+    for conj in r.tagged("cue", "conjunction"):
+        if any(conj.last <= c <= conj.last + _SECOND_ASK_GAP for c in clauses):
+            return r.text[:conj.start], r.text[conj.start:]
+    return None
+
+
+def _also_stated(asked: Asked, quote: Quote, passages: list[Passage], asks: tuple[str, str] | None) -> str | None:
+    """The sentence of the quoted section that answers the ask of a two-part question which the
+    figure's sentence leaves out ("… 4X higher throughput, and by how much did software raise H200
+    performance over the prior round?"): the sentence stating a figure that holds most of that
+    ask's words, at least ALSO_MIN of them, or None."""
+    if asks is None:
+        return None
+    p0 = quote.passage
+    named = {_stem(w) for n in asked.names for w in _keywords(n)}
+    said = _stems(quote.sentence)
+    words = [((set(asked.keys) | named) & _stems(ask)) - _GENERIC for ask in asks]
+    # the ask the figure's sentence answers least is the one left
+    left = min(words, key=lambda w: len(w & said) / max(len(w), 1))
+    wanted = left - said
+    same = [p for p in passages if p.id.split(":")[:2] == p0.id.split(":")[:2] and p.page == p0.page]
+    rest = [s for p in same for s in dict.fromkeys(_sentences(p.text))
+            if s != quote.sentence and any(_is_figure(s, m, kind) for kind in ("ratio", "amount")
+                                           for m in FIGURES[kind].finditer(s))]
+    best = max(rest, key=lambda s: len(wanted & _stems(s)), default=None)
+    return best if best is not None and len(wanted & _stems(best)) >= ALSO_MIN else None
+
+
 def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure: str) -> Answer:
     """"According to <source>, <figure>": the figure of the kind asked, from the retrieved
     sentence that states it and best shares the question's words; quoted, cited, labelled."""
@@ -408,8 +448,12 @@ def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure
         return _answer(question, text, status="no_data", passages=passages, citations=doc_citations(passages),
                        notes=[templates.text(lang, "docs", "claims_note")])
     p = quote.passage
-    text = templates.text(lang, "docs", "figure", source=_source_of(quote, passages),
-                          figure=quote.figure, sentence=quote.sentence, title=p.title or p.id)
+    also = _also_stated(asked, quote, quoted, _two_asks(parsed))
+    pair = [quote.sentence] + ([also] if also else [])
+    if also and also in p.text and p.text.index(also) < p.text.index(quote.sentence):
+        pair.reverse()  # in the document's order
+    text = templates.text(lang, "docs", "figure", source=_source_of(quote, passages), figure=quote.figure,
+                          sentence=" … ".join(pair), title=p.title or p.id)
     return _answer(question, text, passages=[p] + [q for q in passages if q is not p],
                    citations=doc_citations([p] + passages), notes=[templates.text(lang, "docs", "claims_note")])
 

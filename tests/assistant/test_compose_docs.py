@@ -162,6 +162,28 @@ def test_an_organisation_said_is_its_own_blog_and_its_section_of_the_discussion(
     assert named.answer.startswith("According to pubgpclite.com, 2.1x:"), named.answer
 
 
+def test_a_second_ask_quotes_the_sentence_of_the_same_statement_that_answers_it(catalog):
+    """"…, and by how much did software raise H200 performance?": beside the figure's sentence, the
+    sentence of the same statement that states the other figure asked; asked once, only the first."""
+    nvidia = _doc(V41, 28, "NVIDIA\n\nIn its MLPerf debut, Blackwell delivered up to 4X higher Llama 2 70B "
+                           "throughput per GPU than H100. Blackwell also ships with a new Transformer Engine and "
+                           "great software. Through software improvements, H200 performance increased by up to 27% "
+                           "over the prior round.", rounds=["v4.1"], source=STATEMENTS, page=16,
+                  title="MLPerf Inference v4.1 Discussion")
+    other = _doc(V41, 9, "Dell Technologies\n\nOur software raised H200 performance by 31% this round.",
+                 rounds=["v4.1"], source=STATEMENTS, page=7, title="MLPerf Inference v4.1 Discussion")
+    both = _ask(catalog, "in v4.1 how much higher per-gpu llama 2 70b throughput did nvidia say blackwell delivered "
+                         "than h100, and by how much did software raise h200 performance over the prior round?",
+                [nvidia, other])
+    assert both.answer.startswith("According to NVIDIA (MLPerf Inference v4.1 Discussion), "), both.answer
+    assert "higher Llama 2 70B throughput per GPU than H100. … Through software improvements, H200 performance " \
+        "increased by up to 27%" in both.answer.split("” (")[0], both.answer  # both, in the statement's order
+    assert "31%" not in both.answer.split("” (")[0]
+    once = _ask(catalog, "in v4.1 how much higher per-gpu llama 2 70b throughput did nvidia say blackwell delivered "
+                         "than h100?", [nvidia, other])
+    assert " … " not in once.answer.split("” (")[0], once.answer
+
+
 def test_a_figure_is_never_quoted_from_our_own_guide(catalog):
     guide = Passage(id="doc:mlperf-inference.md:0", doc_kind="guide", language="en", title="MLPerf Inference",
                     text="The tables hold 937 result rows for v4.1 and 492 for v6.1.")
