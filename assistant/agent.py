@@ -396,7 +396,7 @@ class Agent:
             # The offline answer to the model's last query (documents and all) when it found rows;
             # else the reader's offline answer, not a template over no rows. Only the answer's own
             # passages are cited.
-            notes.append(TEMPLATE_NOTE.format(role="chose and ran the tools"))
+            notes.append(TEMPLATE_NOTE.format(role="chose and ran the tools" if results else "called no tool"))
             found = _with_rows(results)
             answer = self._offline_to(question, parsed, found.spec, conversation, scope) if found else None
             return _Plan([r for r in results if r.name != "search_commentary"],

@@ -10,7 +10,7 @@ import json
 import httpx
 import pytest
 
-from assistant.agent import Agent
+from assistant.agent import TEMPLATE_NOTE, Agent
 from assistant.checks import WordingGuard
 from assistant.numbers import numbers_in, stated_numbers, unsupported_numbers
 from assistant.route_schema import NarrowRoute, route_schema
@@ -675,3 +675,14 @@ def test_in_tools_mode_a_query_with_no_rows_does_not_end_the_loop(engine):
     agent, _ = _agent(engine, settings, [tool_calls(("query_results", {"spec": nothing})), "No results."],
                       mode="tools")
     assert agent.answer(QUESTION).answer == _offline(engine, settings).answer
+
+
+def test_in_tools_mode_a_model_that_calls_no_tool_is_said_to_have_called_none(engine):
+    """The 0.5B model answered every heldout question in text without a tool call: the answer is the
+    reader's, and the note says the model called no tool, not that it chose and ran them."""
+    settings = settings_mod.load(model_wording="template")
+    agent, _ = _agent(engine, settings, ["You should call query_results for this."], mode="tools")
+    answer = agent.answer(QUESTION)
+    assert answer.answer == _offline(engine, settings).answer and answer.tool_calls == 0
+    assert TEMPLATE_NOTE.format(role="called no tool") in answer.notes
+    assert not any("chose and ran the tools" in n for n in answer.notes)
