@@ -41,7 +41,7 @@ from assistant.facts import Facts, build_facts
 from assistant.offline import routed, table_scope
 from assistant.parse import parse
 from assistant.parsed import Parsed
-from assistant.prompts import answer_system, answer_user, document_block
+from assistant.prompts import answer_system, answer_user, document_block, language_line
 from assistant.route import Example, hint, model_reading, repair_messages, route_messages
 from assistant.route_schema import RouteBase, pick_tier, route_model, route_schema, size_in_billions
 from assistant.spec import QuerySpec
@@ -313,9 +313,9 @@ class Agent:
             notes.append("No tool returned anything to answer from; showing the deterministic answer.")
             return _Plan(results, deterministic, table_text)
         budget = min(int(self.settings.history_tokens), 400)
-        messages = [{"role": "system", "content": answer_system(parsed.language)},
+        messages = [{"role": "system", "content": answer_system()},
                     *_history(conversation, budget),
-                    {"role": "user", "content": answer_user(question, results, table_text)}]
+                    {"role": "user", "content": answer_user(question, results, table_text, parsed.language)}]
         return _Plan(results, deterministic, table_text, messages=messages)
 
     def _template_plan(self, question: str, parsed: Parsed, chosen: "_Reading", by_reader: bool,
@@ -368,10 +368,11 @@ class Agent:
     def _tools_loop(self, question: str, parsed: Parsed, toolbox: Toolbox, conversation: Any,
                     scope: dict | None, notes: list[str]) -> _Plan:
         tools = toolbox.function_tools()
-        messages = [{"role": "system", "content": answer_system(parsed.language, tools=True)},
+        messages = [{"role": "system", "content": answer_system(tools=True)},
                     *_history(conversation, int(self.settings.history_tokens)),
                     {"role": "user",
-                     "content": f"{question}\n(Our parser's reading: {json.dumps(hint(parsed, self.tier))})"}]
+                     "content": f"{question}\n(Our parser's reading: {json.dumps(hint(parsed, self.tier))})\n"
+                                f"{language_line(parsed.language)}"}]
         results: list[ToolResult] = []
         final_text: str | None = None
         for _ in range(int(self.settings.max_tool_calls) + 1):

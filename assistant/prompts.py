@@ -25,7 +25,8 @@ ROUTE_SYSTEM = (
 REPAIR = "That reply did not run: {error}.{closest} Reply with the corrected JSON object."
 
 ANSWER_SYSTEM = (
-    "You answer questions about MLPerf Inference results in {language}, in two to four sentences, using only "
+    "You answer questions about MLPerf Inference results in the language the user's message names, in two to "
+    "four sentences, using only "
     "the facts below the question. Copy each number exactly, with its own unit; never calculate or round a "
     "new one. Start with the direct answer: submitter, system and key figure; give round, division and "
     "scenario when known. Name the items of a list. Table figures are official results, not anyone's claim. "
@@ -54,11 +55,17 @@ def help_question() -> str:
     return data()["help"]["question"]
 
 
-def answer_system(language: str, *, tools: bool = False) -> str:
-    """The wording instructions in the question's language (tools mode adds how to call them)."""
+def answer_system(*, tools: bool = False) -> str:
+    """The wording instructions (tools mode adds how to call them). The same text for every question,
+    in every language: a server's prompt cache (llama.cpp keeps one prefix) then holds across
+    questions, and only the question's own turn is prefilled; the language is in that turn."""
     good = "".join(f"- {example}\n" for example in data()["answer"]["good"])
-    return (ANSWER_SYSTEM.format(language=LANGUAGES.get(language, "English")) + good.rstrip("\n")
-            + (TOOLS_SUFFIX if tools else ""))
+    return ANSWER_SYSTEM + good.rstrip("\n") + (TOOLS_SUFFIX if tools else "")
+
+
+def language_line(language: str) -> str:
+    """The user turn's last line: the language to answer in."""
+    return f"Answer in {LANGUAGES.get(language, 'English')}."
 
 
 def document_block(passages: list[Passage], limit_chars: int = 500, total_chars: int = DOCUMENT_CHARS) -> str:
@@ -74,8 +81,9 @@ def document_block(passages: list[Passage], limit_chars: int = 500, total_chars:
     return "\n".join(blocks)
 
 
-def answer_user(question: str, results: list[Any], table_text: str) -> str:
-    """The wording prompt's user turn: the question, the tool results, and our checked summary."""
+def answer_user(question: str, results: list[Any], table_text: str, language: str = "en") -> str:
+    """The wording prompt's user turn: the question, the tool results, our checked summary and the
+    language to answer in."""
     parts = [f"Question: {question}"]
     hybrid = len(results) > 1
     for r in results:
@@ -93,4 +101,5 @@ def answer_user(question: str, results: list[Any], table_text: str) -> str:
         cap = SUMMARY_CHARS // 2 if hybrid else SUMMARY_CHARS  # the documents need the room
         summary = table_text if len(table_text) <= cap else table_text[:cap].rsplit(" ", 1)[0] + " …"
         parts.append(f"Correct answer to reword: {summary}")
+    parts.append(language_line(language))
     return "\n".join(parts)

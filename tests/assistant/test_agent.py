@@ -192,11 +192,27 @@ def test_unreachable_model_answers_offline_and_says_so(engine, settings):
 
 
 def test_swedish_question_gets_a_swedish_instruction(engine, settings):
+    """The language is said in the question's own turn; the system prompt is the same for every
+    question, so a server's prompt cache holds across languages."""
     question = "Vilket system hade bäst resultat i Llama 2 70B Offline i v6.1?"
     agent, llm = _agent(engine, settings, [_route(), "Big box från Nvidia ledde med 1 136 100,47 Tokens/s."])
     answer = agent.answer(question)
-    assert "Swedish" in llm.requests[1]["messages"][0]["content"]
+    system, *_, user = llm.requests[1]["messages"]
+    assert user["content"].endswith("Answer in Swedish.") and "Swedish" not in system["content"]
     assert answer.answer.startswith("Big box från Nvidia")  # Swedish number formatting accepted
+    english, llm_en = _agent(engine, settings, [_route(), "Big box from Nvidia led with 1,136,100.47 Tokens/s."])
+    english.answer(QUESTION)
+    assert llm_en.requests[1]["messages"][0] == system and \
+        llm_en.requests[1]["messages"][-1]["content"].endswith("Answer in English.")
+
+
+def test_in_tools_mode_the_system_prompt_is_the_same_in_every_language(engine, settings):
+    sv, llm_sv = _agent(engine, settings, ["Svar."], mode="tools")
+    sv.answer("Vilket system hade bäst resultat i Llama 2 70B Offline i v6.1?")
+    en, llm_en = _agent(engine, settings, ["Answer."], mode="tools")
+    en.answer(QUESTION)
+    assert llm_sv.requests[0]["messages"][0] == llm_en.requests[0]["messages"][0]
+    assert llm_sv.requests[0]["messages"][-1]["content"].endswith("Answer in Swedish.")
 
 
 def test_a_question_the_parser_knows_is_unanswerable_costs_no_model_call(engine, settings):

@@ -244,7 +244,7 @@ def test_the_scan_cli_exits_non_zero_on_a_failure(engine, settings, tmp_path, ca
 def test_the_wording_prompt_carries_two_good_answers_that_pass_the_checks(engine, settings):
     from assistant.prompts import answer_system
 
-    examples = [line[2:] for line in answer_system("en").splitlines() if line.startswith("- ")]
+    examples = [line[2:] for line in answer_system().splitlines() if line.startswith("- ")]
     assert len(examples) == 2
     for question, example in zip((BEST_L2, VR200), examples):
         assert check_wording(example, _facts(engine, settings, question)) is None, example
