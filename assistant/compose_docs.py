@@ -288,12 +288,12 @@ def statement_owner(p: Passage, passages: list[Passage]) -> str:
     return ""
 
 
-def _best_quote(asked: Asked, passages: list[Passage], figure: str) -> Quote | None:
-    ranked = ranked_quotes(asked, passages, figure)
+def _best_quote(asked: Asked, passages: list[Passage], figure: str, own: bool = False) -> Quote | None:
+    ranked = ranked_quotes(asked, passages, figure, own)
     return ranked[0][1] if ranked and ranked[0][0] > 0 else None
 
 
-def ranked_quotes(asked: Asked, passages: list[Passage], figure: str) -> list[tuple[float, Quote]]:
+def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool = False) -> list[tuple[float, Quote]]:
     """Every sentence with a figure of the kind that best answers: the question's subject words
     weighted by how rare they are among the candidate sentences ("transistors" outweighs
     "MLPerf"), the figure standing next to what was asked ("86 results"), the names asked about,
@@ -352,14 +352,17 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str) -> list[tu
             score += 1.0 if set(asked.rounds) & set(p.rounds) else -2.0
         scored.append((score, rank, written, Quote(sentence, found, p)))
     # "according to IT Brief": when the document named states such a figure, only it answers
-    if any(written for _, _, written, _ in scored):
+    # `own`: only those (a figure beside a table answer is the named source's own, or none)
+    if own or any(written for _, _, written, _ in scored):
         scored = [t for t in scored if t[2]]
     return [(score, quote) for score, _, _, quote in sorted(scored, key=lambda t: (-t[0], t[1]))]
 
 
 def _same(who: str, name: str) -> bool:
-    """Whether a document's author (lower case) is the name asked, spaced or not ("it brief", "itbrief")."""
-    return bool(who) and (who == name or who.replace(" ", "") == name.replace(" ", ""))
+    """Whether a document's author (lower case) is the name asked, spaced or not ("it brief", "itbrief"),
+    or with more words after it ("dell technologies" is Dell)."""
+    return bool(who) and bool(name) and (who == name or who.replace(" ", "") == name.replace(" ", "")
+                                         or who.startswith(name + " ") or name.startswith(who + " "))
 
 
 def _is_figure(sentence: str, match: re.Match[str], figure: str) -> bool:
@@ -433,16 +436,17 @@ def _also_stated(asked: Asked, quote: Quote, passages: list[Passage], asks: tupl
     return best if best is not None and len(wanted & _stems(best)) >= ALSO_MIN else None
 
 
-def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure: str) -> Answer:
+def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure: str, own: bool = False) -> Answer:
     """"According to <source>, <figure>": the figure of the kind asked, from the retrieved
-    sentence that states it and best shares the question's words; quoted, cited, labelled."""
+    sentence that states it and best shares the question's words; quoted, cited, labelled.
+    `own`: only from what the organisation or publisher the question names wrote."""
     lang = parsed.language
     asked = _asked(question, parsed)
     quoted = [p for p in passages if p.doc_kind != "guide"]  # our guide is nobody's claim
     passages = quoted or passages  # (kept to cite when nothing else was retrieved)
     quote = None
     for kind in (figure, *_NEAR.get(figure, ())):
-        quote = quote or _best_quote(asked, quoted, kind)
+        quote = quote or _best_quote(asked, quoted, kind, own)
     if quote is None:
         text = templates.text(lang, "docs", "no_figure")
         return _answer(question, text, status="no_data", passages=passages, citations=doc_citations(passages),

@@ -262,9 +262,10 @@ def _quote_sources(question: str, answer: Answer, engine: Any, parsed: Any, roun
     passages = [p for p in _passages(question, engine, rounds, parsed) if p.id not in cited]
     if passages:
         # "Dell said it made a lot of submissions, how many?": beside the table's count, the figure
-        # the source states, from its sentence; else what the best passages say
-        figure = asked_figure(parsed)
-        extra = _figure_then_quotes(question, passages, parsed, figure) if figure else None
+        # Dell states, from its own words; else what the best passages say. Never another
+        # author's figure ("my professor said …": no document of theirs), nor beside a claim check.
+        figure = asked_figure(parsed) if not parsed.claimed else None
+        extra = _figure_then_quotes(question, passages, parsed, figure, own=True) if figure else None
         if extra is None or extra.status != "answered":
             extra = compose.compose_commentary(question, passages, parsed)
         answer.passages = extra.passages
@@ -430,13 +431,13 @@ def _facts(parsed: Parsed, engine: Any) -> list[str]:
     return out
 
 
-def _figure_then_quotes(question: str, passages: list, parsed: Parsed, figure: str) -> Answer:
+def _figure_then_quotes(question: str, passages: list, parsed: Parsed, figure: str, own: bool = False) -> Answer:
     """The figure asked, from the sentence that states it, then the other passages for context
     (a second figure asked is often in another sentence). "No such figure" when none states one."""
     from assistant.compose import compose_commentary
     from assistant.compose_docs import figure_answer
 
-    answer = figure_answer(question, passages, parsed, figure)
+    answer = figure_answer(question, passages, parsed, figure, own)
     if answer.status == "answered":
         more = compose_commentary(question, passages, parsed)
         answer.answer += " " + more.answer

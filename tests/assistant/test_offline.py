@@ -230,6 +230,23 @@ def test_a_question_beyond_the_table_gets_the_organisations_own_statement(result
     assert plain.rows and not plain.passages and "scaling" not in plain.answer
 
 
+def test_beside_a_table_answer_only_the_named_sources_own_figure_leads(results_table):
+    """"My professor said Dell had lots of results": no document of the professor's, and an AMD
+    blog's "two" is not Dell's figure, so no "According to AMD, two" leads; the passage is quoted."""
+    blog = Passage(id="doc:v4.1_amd_vendor-blog.md:0", title="AMD's v4.1 blog", rounds=["v4.1"],
+                   source="AMD ROCm Blogs", text="AMD's first-ever results on two benchmarks, with Dell as partner.")
+
+    class FakeEngine(Engine):
+        def search(self, query, k=None, rounds=None, kind="doc", want=None):
+            return [blog]
+
+    eng = FakeEngine.from_table(results_table, settings=settings_mod.load())
+    a = ask(eng, "my professor said dell had a lot of results in mlperf inference 4.1, how many exactly?")
+    counted = int(((results_table["round"] == "v4.1") & (results_table["submitter"] == "Dell")).sum())
+    assert a.values[0].value == counted and "According to" not in a.answer, a.answer
+    assert "What the sources say" in a.answer and "first-ever results on two benchmarks" in a.answer
+
+
 def test_counts_by_submitter_vendor_and_systems(engine):
     # By hand from the v6.1 CSV: 45 rows with submitter NVIDIA; 343 rows whose accelerator names
     # an NVIDIA chip (335 NVIDIA-only + 8 Cisco H200 + MI350X rows); 95 distinct platforms.
