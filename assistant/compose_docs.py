@@ -315,7 +315,7 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
     names = [n.lower() for n in asked.names]
     publishers = [n.lower() for n in asked.publishers]
     scored: list[tuple[float, int, Quote]] = []
-    owners: dict[str, str] = {}
+    by_asked: dict[str, bool] = {}  # passage id -> written by a name asked
     for rank, (p, sentence) in enumerate(candidates):
         lowered = sentence.lower()
         words = _stems(sentence)
@@ -323,11 +323,11 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
             0.5 * sum(weight.get(w, 0.0) for w in asked.synonyms & words)
         named = sum(w for n, w in name_weight.items() if n in lowered)
         publisher, kind_words = doc_parts(p)
-        if p.id not in owners:  # a submitter's own section of a supplemental discussion is its own words
-            owners[p.id] = statement_owner(p, passages).lower()
-        # ... unless the question names another publisher ("who at intel did hardwarebee quote")
-        written = any(_same(publisher, n) for n in names + publishers) or \
-            any(_same(owners[p.id], n) for n in (publishers or names))
+        if p.id not in by_asked:  # its publisher, or the organisation whose section of a discussion it
+            # is, unless the question names another publisher ("who at intel did hardwarebee quote")
+            by_asked[p.id] = written_by(p, passages, names + publishers) if not publishers else \
+                written_by(p, passages, publishers) or any(_same(publisher, n) for n in names)
+        written = by_asked[p.id]
         about = any(n in p.text.lower() for n in names)
         if subject + named == 0 and not (written or about):
             continue
@@ -359,10 +359,26 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
 
 
 def _same(who: str, name: str) -> bool:
-    """Whether a document's author (lower case) is the name asked, spaced or not ("it brief", "itbrief"),
-    or with more words after it ("dell technologies" is Dell)."""
-    return bool(who) and bool(name) and (who == name or who.replace(" ", "") == name.replace(" ", "")
-                                         or who.startswith(name + " ") or name.startswith(who + " "))
+    """Whether a document's author is the name asked, in any case, spaced or hyphenated or not ("IT
+    Brief", "itbrief"; "University-of-Florida"), or with more words after it ("Dell Technologies" is
+    Dell). A joint submitter ("Dell_MangoBoost", "NVIDIA+CoreWeave") is each of its parties."""
+    who = _name_words(who)
+    return bool(who) and any(who.replace(" ", "") == party.replace(" ", "") or who.startswith(party + " ")
+                             or party.startswith(who + " ") for party in map(_name_words, _JOINT.split(name)) if party)
+
+
+_JOINT = re.compile(r"[_+&]")  # between the parties of a joint submitter's name
+
+
+def _name_words(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def written_by(p: Passage, passages: list[Passage], names: Iterable[str]) -> bool:
+    """Whether one of `names` wrote a passage: it published the document (its file name says so),
+    or the passage is its own section of a supplemental discussion (`statement_owner`)."""
+    authors = (doc_parts(p)[0], statement_owner(p, passages))
+    return any(_same(who, name) for who in authors for name in names)
 
 
 def _is_figure(sentence: str, match: re.Match[str], figure: str) -> bool:

@@ -228,23 +228,18 @@ def _statement_beside(question: str, answer: Answer, engine: Any, parsed: Parsed
     those words are quoted after it ("tbh curious what speculative decoding": not "curious").
     Nothing is quoted when none does, so a table answer gains no unrelated text."""
     from assistant import lexicon
-    from assistant.catalog import compact
     from assistant.compose import compose_commentary
-    from assistant.compose_docs import holds_words, statement_owner
-    from assistant.retrieval import doc_parts
+    from assistant.compose_docs import holds_words, written_by
     from assistant.shapes import words
 
-    orgs = {compact(v) for m in parsed.entities if m.column in ("submitter", "accelerator_vendor")
-            for v in m.values[:1]}
+    orgs = [v for m in parsed.entities if m.column in ("submitter", "accelerator_vendor") for v in m.values[:1]]
     numbers = lexicon.load(parsed.language).numbers
     beyond = [w for w in words.unread(parsed.reading) if len(w) >= BEYOND_MIN and w.lower() not in numbers]
     if not orgs or not beyond:
         return
     found = [p for p in _passages(question, engine, rounds, parsed) if p.doc_kind != "guide"]
     # the organisation's own words: its section of a discussion, or a document it published
-    authors = {p.id: {a for a in (compact(statement_owner(p, found)), compact(doc_parts(p)[0])) if a} for p in found}
-    passages = [p for p in found if any(o in a or a in o for o in orgs for a in authors[p.id])  # "dell technologies"
-                and 2 * holds_words(p, beyond) >= len(beyond)]
+    passages = [p for p in found if written_by(p, found, orgs) and 2 * holds_words(p, beyond) >= len(beyond)]
     if passages:  # the table gave the figures; the statement says the rest
         extra = compose_commentary(question, passages, parsed)
         answer.passages = extra.passages

@@ -184,6 +184,21 @@ def test_a_second_ask_quotes_the_sentence_of_the_same_statement_that_answers_it(
     assert " … " not in once.answer.split("” (")[0], once.answer
 
 
+@pytest.mark.parametrize("heading, name, wrote", [
+    ("Dell Technologies", "Dell", True),  # more words after the name asked
+    ("MangoBoost", "Dell_MangoBoost", True),  # a joint submitter is each of its parties
+    ("University of Florida", "University-of-Florida", True),  # the table's spelling
+    ("MLCommons Supplemental Discussion", "supplemental discussion", False),  # not a word prefix
+    ("Krai", "MangoBoost", False),
+])
+def test_who_wrote_a_section_of_the_discussion(heading, name, wrote):
+    from assistant.compose_docs import written_by
+
+    top = _doc(V41, 1, f"{heading}\n\nOur statement.", source=STATEMENTS, page=3)
+    body = _doc(V41, 2, "We reached 94% scaling.", source=STATEMENTS, page=3)
+    assert written_by(body, [top, body], [name]) is wrote
+
+
 def test_a_figure_is_never_quoted_from_our_own_guide(catalog):
     guide = Passage(id="doc:mlperf-inference.md:0", doc_kind="guide", language="en", title="MLPerf Inference",
                     text="The tables hold 937 result rows for v4.1 and 492 for v6.1.")
