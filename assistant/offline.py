@@ -241,10 +241,14 @@ def _statement_beside(question: str, answer: Answer, engine: Any, parsed: Parsed
     # the organisation's own words: its section of a discussion, or a document it published
     passages = [p for p in found if written_by(p, found, orgs) and 2 * holds_words(p, beyond) >= len(beyond)]
     if passages:  # the table gave the figures; the statement says the rest
-        extra = compose_commentary(question, passages, parsed)
-        answer.passages = extra.passages
-        answer.citations += extra.citations
-        answer.answer += " " + extra.answer
+        _append_documents(answer, compose_commentary(question, passages, parsed))
+
+
+def _append_documents(answer: Answer, extra: Answer) -> None:
+    """A table answer followed by what the documents say: their text, passages and citations."""
+    answer.passages = extra.passages
+    answer.citations += extra.citations
+    answer.answer += " " + extra.answer
 
 
 def _quote_sources(question: str, answer: Answer, engine: Any, parsed: Any, rounds: list[str] | None) -> None:
@@ -263,9 +267,7 @@ def _quote_sources(question: str, answer: Answer, engine: Any, parsed: Any, roun
         extra = _figure_then_quotes(question, passages, parsed, figure, own=True) if figure else None
         if extra is None or extra.status != "answered":
             extra = compose.compose_commentary(question, passages, parsed)
-        answer.passages = extra.passages
-        answer.citations += extra.citations
-        answer.answer += " " + extra.answer
+        _append_documents(answer, extra)
 
 
 # Columns one name can mean ("Google" makes chips and submits results on others' chips).
