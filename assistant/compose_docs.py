@@ -418,8 +418,8 @@ _SECOND_ASK_GAP = 3  # tokens between "and" and the clause word it opens ("and b
 
 
 def _two_asks(parsed: Parsed) -> tuple[str, str] | None:
-    """A question that asks two things ("how much higher …, and by how much did software raise H200
-    performance?"), split where a conjunction is followed closely by a clause word; else None."""
+    """A question that asks two things ("how much faster was X than Y, and by how much did software
+    raise Z?"), split where a conjunction is followed closely by a clause word; else None."""
     r = parsed.reading
     if r is None:
         return None
@@ -432,9 +432,9 @@ def _two_asks(parsed: Parsed) -> tuple[str, str] | None:
 
 def _also_stated(asked: Asked, quote: Quote, passages: list[Passage], asks: tuple[str, str] | None) -> str | None:
     """The sentence of the quoted section that answers the ask of a two-part question which the
-    figure's sentence leaves out ("… 4X higher throughput, and by how much did software raise H200
-    performance over the prior round?"): the sentence stating a figure that holds most of that
-    ask's words, at least ALSO_MIN of them, or None."""
+    figure's sentence leaves out (it states how much faster X was; the question also asks how much
+    software raised Z): the sentence stating a figure that holds most of that ask's words, at least
+    ALSO_MIN of them, or None."""
     if asks is None:
         return None
     p0 = quote.passage
