@@ -392,7 +392,6 @@ class Agent:
                 break  # our templates word the rows it found: no call for the model's own wording
         else:
             notes.append(f"The model used up its {self.settings.max_tool_calls} tool calls without answering.")
-        queries = [r for r in results if r.name == "query_results" and r.ok and r.spec is not None]
         if self.wording == "template":
             # The offline answer to the model's last query (documents and all) when it found rows;
             # else the reader's offline answer, not a template over no rows. Only the answer's own
@@ -402,6 +401,7 @@ class Agent:
             answer = self._offline_to(question, parsed, found.spec, conversation, scope) if found else None
             return _Plan([r for r in results if r.name != "search_commentary"],
                          answer or self._offline(question, conversation, scope), "")
+        queries = [r for r in results if r.name == "query_results" and r.ok and r.spec is not None]
         if queries:
             last = queries[-1]
             deterministic = compose(question, last.query_result, _with_spec(parsed, last.spec))
