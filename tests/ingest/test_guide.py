@@ -173,3 +173,23 @@ def test_swedish_front_matter(path):
     assert isinstance(meta.get("title"), str) and meta["title"].strip(), f"sv/{path.name}: no title"
     assert meta["title"] != english["title"], f"sv/{path.name}: the title is not translated"
     assert meta.get("urls") == english["urls"], f"sv/{path.name}: urls differ from the English file's"
+
+
+# What a non-specialist asks of an entry, in the words they would look for, in both languages:
+# whether an RDI system can be bought, what unit a latency is in and what its percentile means,
+# and which way a unit is better.
+PLAIN_WORDS = [
+    ("divisions-and-availability", "RDI", "not for sale", "går inte att köpa"),
+    ("scenarios", "Latency", "milliseconds", "millisekunder"),
+    ("scenarios", "Latency", "99 of every 100", "99 av 100"),
+    ("scenarios", "Units of results", "higher is better", "högre bättre"),
+]
+
+
+@pytest.mark.parametrize("stem, heading, english, swedish", PLAIN_WORDS)
+def test_entries_say_in_plain_words_what_a_newcomer_asks(stem, heading, english, swedish):
+    """Within the sentences a definition quotes (the first three), so the answer carries them."""
+    for path, phrase in ((GUIDE / f"{stem}.md", english), (GUIDE_SV / f"{stem}.sv.md", swedish)):
+        text = _split(path)[1][heading]
+        quoted = " ".join(re.split(r"(?<=[.!?])\s+", text)[:3])
+        assert phrase in quoted, f"{path.name} '## {heading}': {phrase!r} not in its first three sentences"
