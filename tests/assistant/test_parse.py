@@ -447,6 +447,13 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "multistream is in ms. ms for what exactly, one image or several?",  # "exactly, one" binds no condition
     "can i just line up gpt-oss-120b tokens/s against wan-2.2-t2v-a14b samples/s?",  # benchmarks only own the units
     "vilket scenario passar ett nattjobb",
+    "the server scenario, does that mean a web server?",  # "does … mean" checks what a term means
+    "wtf is multistream",
+    "vad fan är rdi",
+    "what does the stable-diffusion-xl test generate",
+    "vad genererar stable diffusion-testet?",
+    "how is preview different from available?",
+    "hur skiljer sig preview från available?",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
