@@ -223,6 +223,8 @@ def _define_reads(ctx: Context) -> bool:
     # measure ("what is the result in 6.0") asks for results
     if ctx.rounds and (not r.has("cue", "define") or r.has("measure")):
         return False
+    if _about_organiser(ctx):
+        return True
     # "how often do new rounds come": the cadence, not what is new
     rejected = ("count", "list", "gone", "trend", "who", "appearances") + (() if r.has("cue", "frequency") else ("new",))
     # ... an operation inside the definition's own words asks nothing ("dlrm-v3 vs dlrm-v2, what changed")
@@ -242,12 +244,23 @@ def _define_reads(ctx: Context) -> bool:
     return all(column in TERMS for column, values in ctx.explicit.items() if values)
 
 
+def _about_organiser(ctx: Context) -> bool:
+    """"who actually runs mlperf, is it just nvidia marketing?": a question about who runs the
+    benchmark names its subject with that phrase; a company beside it is a guess at the answer,
+    no filter (a round or a ranking still asks for results)."""
+    r = ctx.reading
+    return r.has("cue", "organiser") and not ctx.rounds and not r.has("direction") and not r.conditions
+
+
 @shape("define", priority=15, applies=_define_applies)
 def define(ctx: Context) -> Parsed:
     """What a term means (a scenario, a division, a benchmark, rdi): the guide, quoted, plus table facts."""
     end = _asked_first(ctx)
     if end is not None:  # the remark's company is where the term was seen, not the term
         ctx.parsed.entities = [m for m in ctx.parsed.entities if m.span[1] <= end]
+        ctx.parsed.explicit = {}
+    if _about_organiser(ctx):  # the company named is a guess at who runs it, not the term
+        ctx.parsed.entities = [m for m in ctx.parsed.entities if m.column in TERMS]
         ctx.parsed.explicit = {}
     spans = _remarked(ctx)
     if spans and not _define_reads(ctx):  # read without its remarks: what they name is no filter

@@ -783,6 +783,13 @@ def test_a_clause_saying_why_the_user_asks_asks_nothing_of_the_table(catalog, qu
     assert p.intent == "define" and not {"submitter", "accelerator_vendor"} & set(p.explicit), (p.intent, p.explicit)
 
 
+@pytest.mark.parametrize("question", ["who runs mlperf, is it just amd hype?",
+                                      "vem driver mlperf, är det bara intels reklam?"])
+def test_a_company_beside_who_runs_mlperf_is_a_guess_not_a_filter(catalog, question):
+    p = parse(question, catalog)
+    assert p.intent == "define" and not p.explicit and not p.entities, (p.intent, p.explicit)
+
+
 def test_a_ranking_after_a_definition_with_no_remark_is_a_question_of_its_own(catalog):
     assert parse("what is the closed division? who had the most results there in v6.1", catalog).intent != "define"
 
