@@ -233,4 +233,37 @@ def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind
                 seen.add(h.get("id"))
                 hits.append(h)
     ranked = rerank(query, one_language(dedupe(to_passage(h) for h in hits), want.language), want)
-    return filter_rounds(ranked, rounds, k)
+    return with_siblings(store, filter_rounds(ranked, rounds, k))
+
+
+SIBLING_DOCS = 2  # the leading documents whose other chunks on the same page follow the top k
+
+
+def with_siblings(store: Any, passages: list[Passage], docs: int = SIBLING_DOCS) -> list[Passage]:
+    """The top passages, then the rest of the page of the leading documents (small-to-big
+    retrieval). A submitter's statement in a Supplemental Discussion, or a short article, is cut
+    into two chunks, and the sentence that states the figure asked ("nine OEMs submitted") is often
+    in the half the question's words did not reach. The extra chunks come after the top k, so
+    what ranks first, and recall@k, are unchanged."""
+    get = getattr(store, "chunks", None)
+    if get is None:
+        return passages
+    leading: list[tuple[str, int | None]] = []
+    for p in passages:
+        if p.kind == "doc" and p.doc_kind != "guide" and (key := (_doc_id(p), p.page)) not in leading and key[0]:
+            leading.append(key)
+        if len(leading) >= docs:
+            break
+    seen = {p.id for p in passages}
+    out = list(passages)
+    for doc, page in leading:
+        where = {"doc_id": doc} if page is None else {"$and": [{"doc_id": doc}, {"page": page}]}
+        try:
+            found = get(where)
+        except Exception:  # the siblings only add candidates; a failed fetch loses none
+            continue
+        for h in sorted(found, key=lambda h: str(h.get("id"))):
+            if h.get("id") not in seen:
+                seen.add(h.get("id"))
+                out.append(to_passage(h))
+    return out

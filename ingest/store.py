@@ -337,6 +337,15 @@ class Store:
                                          found["distances"][0])]
 
 
+    def chunks(self, where: dict[str, Any]) -> list[dict[str, Any]]:
+        """Every chunk whose metadata matches `where` (no ranking, no score): a document's other
+        parts, fetched by id rather than by similarity."""
+        collection = self.collection()
+        found = self._server_call(lambda: collection.get(where=where, include=["documents", "metadatas"]))
+        return [{"id": i, "text": d, "metadata": m or {}}
+                for i, d, m in zip(found["ids"], found["documents"], found["metadatas"])]
+
+
 _open: dict[tuple[str, str, str | None], Store] = {}
 
 

@@ -137,3 +137,35 @@ def test_a_chip_vendor_that_submits_is_an_organisation_asked():
     other = _want(parse("by how much did qualcomm say its resnet throughput rose in v6.0?", catalog), ["v6.0"],
                   catalog)
     assert other.organisations == () and "Qualcomm" in other.names
+
+
+class _Pages(_Store):
+    """A store whose search finds one half of a statement; `chunks` returns what its metadata filter
+    selects, as Chroma's `get` does."""
+
+    CHUNKS = [
+        {"id": "doc:v6.0_disc.pdf:1", "text": "AMD\n\nAMD is pleased to share new results.",
+         "metadata": {"doc_id": "v6.0_disc.pdf", "page": 2, "kind": "doc", "doc_kind": "commentary"}},
+        {"id": "doc:v6.0_disc.pdf:2", "text": "Nine OEMs submitted results on AMD Instinct platforms.",
+         "metadata": {"doc_id": "v6.0_disc.pdf", "page": 2, "kind": "doc", "doc_kind": "commentary"}},
+        {"id": "doc:v6.0_disc.pdf:3", "text": "Cisco\n\nCisco is another company on another page.",
+         "metadata": {"doc_id": "v6.0_disc.pdf", "page": 3, "kind": "doc", "doc_kind": "commentary"}},
+    ]
+
+    def search(self, query, k, where=None):
+        super().search(query, k, where)
+        return [dict(self.CHUNKS[0], score=0.9)]
+
+    def chunks(self, where):
+        doc, page = where["$and"][0]["doc_id"], where["$and"][1]["page"]
+        return [c for c in self.CHUNKS if c["metadata"]["doc_id"] == doc and c["metadata"]["page"] == page]
+
+
+def test_the_rest_of_a_found_page_follows_the_top_passages():
+    """Small-to-big: the half of AMD's statement the question's words did not reach comes after the
+    top k, so the sentence with the figure can be quoted; another page of the document does not."""
+    from assistant.retrieval import search
+
+    found = search(_Pages(), "how many OEMs submitted on amd instinct in v6.0 according to amd", 1)
+    assert [p.id for p in found] == ["doc:v6.0_disc.pdf:1", "doc:v6.0_disc.pdf:2"]
+    assert search(_Store(), "a store without chunks", 1) == []  # a store that cannot list chunks: as before
