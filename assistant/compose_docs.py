@@ -151,6 +151,25 @@ def _stems(text: str) -> set[str]:
     return {_stem(w) for w in _keywords(text)}
 
 
+# A question word this long that starts a sentence's word is that word cut short ("configs" for
+# "configurations", "perf" is too short to tell from "perfect").
+CLIPPED_MIN = 5
+
+
+def _shared(words: set[str], wanted: set[str] | frozenset[str]) -> set[str]:
+    """The wanted words a text has, whole or in full where the question clipped them ("configs"
+    asks for "14 configurations")."""
+    return (words & wanted) | {k for k in wanted - words if len(k) >= CLIPPED_MIN
+                               and any(w.startswith(k) for w in words)}
+
+
+def _key_of(word: str, keys: dict[str, float]) -> str | None:
+    """The question word a text's word is, whole or clipped ("configs" for "configurations")."""
+    if word in keys:
+        return word
+    return next((k for k in keys if len(k) >= CLIPPED_MIN and word.startswith(k)), None)
+
+
 def holds_words(p: Passage, words: list[str]) -> int:
     """How many of `words` a passage has (in any inflection `_stem` undoes)."""
     return len({_stem(w.lower()) for w in words} & _stems(p.text))
@@ -235,11 +254,11 @@ def _nearest(sentence: str, matches: list[re.Match[str]], keys: dict[str, float]
         before = [w for pos, w in words if pos < match.start()][-4:]
         near: dict[str, float] = {}
         for gap, w in enumerate(after):
-            if w in keys:
-                near[w] = max(near.get(w, 0.0), keys[w] * (3.0 - 0.5 * gap))
+            if (k := _key_of(w, keys)) is not None:
+                near[k] = max(near.get(k, 0.0), keys[k] * (3.0 - 0.5 * gap))
         for gap, w in enumerate(reversed(before)):
-            if w in keys:
-                near[w] = max(near.get(w, 0.0), keys[w] * (1.5 - 0.3 * gap))
+            if (k := _key_of(w, keys)) is not None:
+                near[k] = max(near.get(k, 0.0), keys[k] * (1.5 - 0.3 * gap))
         bonus = sum(near.values())
         if best is None or bonus > best[0]:
             best = (bonus, order, match)
@@ -302,7 +321,7 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
     wanted = asked.keys | asked.synonyms
     df: dict[str, int] = {}
     for _, s in candidates:
-        for w in _stems(s) & wanted:
+        for w in _shared(_stems(s), wanted):
             df[w] = df.get(w, 0) + 1
     # what a figure may stand next to: the subject's words, its synonyms, then the names asked
     beside = {**{_stem(w): 0.5 for n in asked.names for w in _keywords(n)}, **dict.fromkeys(asked.synonyms, 0.5),
@@ -318,7 +337,7 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
     by_asked: dict[str, bool] = {}  # passage id -> written by a name asked
     for rank, (p, sentence) in enumerate(candidates):
         lowered = sentence.lower()
-        words = _stems(sentence)
+        words = _shared(_stems(sentence), wanted)
         subject = sum(weight.get(w, 0.0) for w in asked.keys & words) + \
             0.5 * sum(weight.get(w, 0.0) for w in asked.synonyms & words)
         named = sum(w for n, w in name_weight.items() if n in lowered)

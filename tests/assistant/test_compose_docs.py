@@ -498,3 +498,13 @@ def test_a_small_count_written_as_a_word_is_a_figure(catalog):
     answer = _ask(catalog, "how many OEMs submitted on amd gpus in v6.0 according to the supplemental discussion?",
                   passages)
     assert answer.status == "answered" and "nine" in answer.answer.split("“")[0], answer.answer
+
+
+def test_a_clipped_word_of_the_question_finds_the_word_in_full(catalog):
+    """"how many configs": the sentence with "14 configurations" answers, not the one whose only
+    ties to the question are the words of its remark ("called it a milestone")."""
+    passages = [_doc("official/v6.0_mlcommons_supplemental-discussion.pdf", 0,
+                     "HPE called this round a milestone, with more than 600 results since v1.0. "
+                     "The submission spanned 14 configurations of ProLiant servers.")]
+    answer = _ask(catalog, "how many configs did hpe have in v6.0? they called it a milestone", passages)
+    assert answer.status == "answered" and "14" in answer.answer.split("“")[0], answer.answer
