@@ -244,7 +244,12 @@ def read(question: str, catalog: Catalog) -> Reading:
     tokens = lexicon.tokenize(text)
     language = lexicon.detect_language(tokens, text)
     lex = catalog.lexicon(language)
-    matches = catalog.resolve(text)
+    publishers = catalog.publisher_mentions(text)
+    # "nand research's table": a word inside a longer publisher name is part of the name, not the
+    # value it would be alone ("research" is rdi); a name that is the whole publisher ("amd") stays
+    matches = [m for m in catalog.resolve(text)
+               if not any(s <= m.span[0] and m.span[1] <= e and e - s > m.span[1] - m.span[0]
+                          for _, (s, e) in publishers)]
     tags = _shadowed(_outside_entities(lex.tag(tokens), matches), tokens, lex)
     known, unknown = catalog.round_mentions(text)
     for m in matches:
@@ -253,7 +258,6 @@ def read(question: str, catalog: Catalog) -> Reading:
     known = [r for r in catalog.rounds if r in known]  # oldest first
     benchmark_named = any(m.column == "benchmark" for m in matches)
     conditions = _conditions(text, tags, tokens, lex, bare_is_result=benchmark_named) + _per_node(tokens, matches)
-    publishers = catalog.publisher_mentions(text)
     tags += [Tag("cue", "source", _token_index(tokens, s), _token_index(tokens, e - 1) + 1, s, e, name)
              for name, (s, e) in publishers]
     return Reading(text=text, language=language, tokens=tokens, tags=tags, matches=matches,

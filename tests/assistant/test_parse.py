@@ -799,3 +799,15 @@ def test_a_ranking_after_a_definition_with_no_remark_is_a_question_of_its_own(ca
                                       "whisper did 53,267 samples/s in v6.1, correct?"])
 def test_a_check_naming_a_company_a_figure_or_a_ranking_is_no_definition(catalog, question):
     assert parse(question, catalog).intent != "define"
+
+
+def test_a_word_inside_a_publishers_name_is_no_value_of_its_own():
+    """"nand research's table": "research" alone names the rdi category; inside the publisher's
+    name it is part of the name, so nothing is filtered on rdi."""
+    table = _table()
+    table.loc[0, "availability"] = "rdi"
+    catalog = Catalog.from_table(table)
+    catalog.add_publishers(["v6.0_nand-research_analysis.md"])
+    assert parse("research systems on llama2-70b-99?", catalog).explicit.get("availability") == ["rdi"]
+    named = parse("what does nand research say about wan-2.2-t2v-a14b?", catalog)
+    assert "availability" not in named.explicit and named.reading.publishers, named.explicit
