@@ -145,7 +145,9 @@ def _commentary_applies(ctx: Context) -> bool:
         return True
     # A weak cue ("reports", "skriver") does not replace a ranking of counts ("... flest resultat").
     ranked = r.has("direction", "most", "least", "ordinal")
-    return words.needs_commentary(r) and not words.is_count(r, ctx.explicit) and not ctx.benchmarks and not ranked
+    # ... and a benchmark's results do not say what its model is made of ("how many parameters")
+    return words.needs_commentary(r) and not words.is_count(r, ctx.explicit) and not ranked \
+        and (not ctx.benchmarks or words.asks_specs(r))
 
 
 @shape("commentary", priority=20, applies=_commentary_applies)

@@ -51,9 +51,15 @@ def needs_commentary(r: Reading) -> bool:
     """The question asks what documents say (why, according to, claims, news, ...), or asks how
     much of what a system or model is made of ("how much memory", "how many parameters"), which
     only documents state; a spec that only describes ("the 141 GB memory version") asks nothing."""
+    return r.has("cue", *SOURCE_CUES) or asks_specs(r)
+
+
+def asks_specs(r: Reading) -> bool:
+    """"how much memory", "how many parameters does wan 2.2 have": an amount of what a system or
+    model is made of, which no result records."""
     specs = [(t.first, t.last) for t in r.tagged("cue", "specs")]
-    asked = any(not any(a <= t.first and t.last <= b for a, b in specs) for t in r.tagged("measure", "amount"))
-    return r.has("cue", *SOURCE_CUES) or (bool(specs) and asked)
+    return bool(specs) and any(not any(a <= t.first and t.last <= b for a, b in specs)
+                               for t in r.tagged("measure", "amount"))
 
 
 def best(r: Reading) -> bool:
@@ -109,6 +115,8 @@ def is_count(r: Reading, explicit: dict[str, list[str]]) -> bool:
     words = counted_words(r)
     if words and _tagged_at(r, words[0], "cue", "value_word"):
         return False
+    if words and _tagged_at(r, words[0], "cue", "specs"):
+        return False  # "how many parameters does wan 2.2 have": what a model is made of, not a count of results
     asked = next(iter(r.tagged("operation", "count")))
     if words and any(asked.first <= t.first <= words[0] for t in r.tagged("measure", "ratio")):
         return False  # "how many times faster", "how many x faster": a ratio of two values

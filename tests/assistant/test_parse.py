@@ -811,3 +811,12 @@ def test_a_word_inside_a_publishers_name_is_no_value_of_its_own():
     assert parse("research systems on llama2-70b-99?", catalog).explicit.get("availability") == ["rdi"]
     named = parse("what does nand research say about wan-2.2-t2v-a14b?", catalog)
     assert "availability" not in named.explicit and named.reading.publishers, named.explicit
+
+
+@pytest.mark.parametrize("question", ["how many parameters does wan-2.2-t2v-a14b have?",
+                                      "hur många parametrar har wan-2.2-t2v-a14b?"])
+def test_what_a_benchmarks_model_is_made_of_is_asked_of_the_documents(catalog, question):
+    """No result records a model's parameters; "how many" counts nothing here."""
+    p = parse(question, catalog)
+    assert p.intent == "commentary" and p.spec is None, (p.intent, p.spec)
+    assert parse("how many results does wan-2.2-t2v-a14b have?", catalog).intent == "count"
