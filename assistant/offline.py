@@ -210,6 +210,8 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
         answer.answer = verdict.sentence + " " + answer.answer
     if commentary and parsed.needs_commentary and answer.status == "answered":
         _quote_sources(question, answer, engine, parsed, spec.filters.round)
+    elif commentary and parsed.needs_commentary and answer.status == "no_data" and result.empty:
+        answer = _documents_instead(question, answer, engine, parsed) or answer
     elif commentary and answer.status == "answered" and parsed.reading is not None:
         _statement_beside(question, answer, engine, parsed, spec.filters.round)
     return answer
@@ -242,6 +244,28 @@ def _statement_beside(question: str, answer: Answer, engine: Any, parsed: Parsed
     passages = [p for p in found if written_by(p, found, orgs) and 2 * holds_words(p, beyond) >= len(beyond)]
     if passages:  # the table gave the figures; the statement says the rest
         _append_documents(answer, compose_commentary(question, passages, parsed))
+
+
+def _documents_instead(question: str, answer: Answer, engine: Any, parsed: Parsed) -> Answer | None:
+    """"intel said resnet went up 11x since 2021, what's the figure for bert?": the table has no such
+    rows, but the question asks what someone said, so the documents answer first (the figure the
+    named organisation states, else what the passages say), and the table's "no rows" follows."""
+    from assistant.compose import compose_commentary
+    from assistant.compose_docs import asked_figure
+
+    rounds = parsed.explicit.get("round")  # a round the user named, not the latest by default
+    passages = [p for p in _passages(question, engine, rounds, parsed, guide=False) if p.doc_kind != "guide"]
+    if not passages:
+        return None
+    figure = asked_figure(parsed) if not parsed.claimed else None
+    documents = _figure_then_quotes(question, passages, parsed, figure, own=True) if figure else None
+    if documents is None or documents.status != "answered":
+        documents = compose_commentary(question, passages, parsed)
+    if documents.status != "answered":
+        return None
+    documents.answer += " " + answer.answer
+    documents.query, documents.notes = answer.query, answer.notes + documents.notes
+    return documents
 
 
 def _append_documents(answer: Answer, extra: Answer) -> None:

@@ -247,6 +247,28 @@ def test_beside_a_table_answer_only_the_named_sources_own_figure_leads(results_t
     assert "What the sources say" in a.answer and "first-ever results on two benchmarks" in a.answer
 
 
+def test_when_the_table_has_no_rows_what_the_organisation_said_answers(results_table):
+    """"intel said resnet went up 11x since 2021, what's the figure for bert?": the table has no
+    such rows, but a source was asked, so Intel's own words lead and the "no rows" follows them; a
+    question that asks no source still only says that the table has no rows."""
+    heading = Passage(id="doc:v4.1_mlcommons_supplemental-discussion.pdf:20", title="MLPerf Inference v4.1 "
+                      "Supplemental Discussion", source="MLCommons (statements written by the submitters)",
+                      text="Intel\n\nSince 2021 Intel has improved AI performance up to 11x on ResNet50 and up "
+                           "to 17x on BERT.", rounds=["v4.1"], page=12)
+
+    class FakeEngine(Engine):
+        def search(self, query, k=None, rounds=None, kind="doc", want=None):
+            return [heading]
+
+    eng = FakeEngine.from_table(results_table, settings=settings_mod.load())
+    a = ask(eng, "intel said xeon perf went up 11x on resnet50 since they began in 2021, whats the figure for "
+                 "bert on the mi355x?")
+    assert a.status == "answered" and "17x on BERT" in a.answer, a.answer
+    assert a.answer.index("17x") < a.answer.index("No results in the data")  # the documents, then "no rows"
+    plain = ask(eng, "intel bert results on the mi355x in v6.0")
+    assert plain.status != "answered" and "17x" not in plain.answer
+
+
 def test_counts_by_submitter_vendor_and_systems(engine):
     # By hand from the v6.1 CSV: 45 rows with submitter NVIDIA; 343 rows whose accelerator names
     # an NVIDIA chip (335 NVIDIA-only + 8 Cisco H200 + MI350X rows); 95 distinct platforms.
