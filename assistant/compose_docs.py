@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from assistant import lexicon, templates
+from assistant import glossary, lexicon, templates
 from assistant.answer import Answer, Passage
 from assistant.compose import _answer, _keywords, doc_citations
 from assistant.parsed import Parsed
@@ -170,9 +170,13 @@ def _key_of(word: str, keys: dict[str, float]) -> str | None:
     return next((k for k in keys if len(k) >= CLIPPED_MIN and word.startswith(k)), None)
 
 
-def holds_words(p: Passage, words: list[str]) -> int:
-    """How many of `words` a passage has (in any inflection `_stem` undoes)."""
-    return len({_stem(w.lower()) for w in words} & _stems(p.text))
+def holds_words(p: Passage, words: list[str], language: str = lexicon.BASE_LANGUAGE) -> int:
+    """How many of `words` a passage has (in any inflection `_stem` undoes), a word of another
+    language counting when the passage has an English word it stands for ("regioner": regions)."""
+    stems = _stems(p.text)
+    asked = {_stem(w.lower()): w.lower() for w in words}  # one per stem, as the passage's words are
+    return sum(s in stems or any(_stem(e) in stems for e in glossary.english(w, language))
+               for s, w in asked.items())
 
 
 # Tags whose words say how a question is put ("how many", "according to", "which"), not what it
@@ -205,6 +209,8 @@ def _question_keys(question: str, parsed: Parsed) -> tuple[set[str], set[str]]:
             continue
         keys |= {w for w in _keywords(tok.text) if w not in names and len(w) > 2}
     keys = {k for k in keys if not _ROUND_WORD.match(k)}
+    # "skalningseffektivitet" asks for the English sentence's "scaling" and "efficiency"
+    keys |= {e for k in keys for e in glossary.english(k, r.language)}
     english = lexicon.load(lexicon.BASE_LANGUAGE)
     synonyms = {w for tag in r.tags if tag.kind in _SUBJECT and (tag.kind, tag.value) not in _CATCH_ALL
                 for w in english.phrases(tag.kind, tag.value) if w.isalpha()}

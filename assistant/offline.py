@@ -241,7 +241,7 @@ def _statement_beside(question: str, answer: Answer, engine: Any, parsed: Parsed
         return
     found = [p for p in _passages(question, engine, rounds, parsed) if p.doc_kind != "guide"]
     # the organisation's own words: its section of a discussion, or a document it published
-    passages = [p for p in found if written_by(p, found, orgs) and 2 * holds_words(p, beyond) >= len(beyond)]
+    passages = [p for p in found if written_by(p, found, orgs) and 2 * holds_words(p, beyond, parsed.language) >= len(beyond)]
     if passages:  # the table gave the figures; the statement says the rest
         _append_documents(answer, compose_commentary(question, passages, parsed))
 

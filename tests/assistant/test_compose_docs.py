@@ -508,3 +508,15 @@ def test_a_clipped_word_of_the_question_finds_the_word_in_full(catalog):
                      "The submission spanned 14 configurations of ProLiant servers.")]
     answer = _ask(catalog, "how many configs did hpe have in v6.0? they called it a milestone", passages)
     assert answer.status == "answered" and "14" in answer.answer.split("“")[0], answer.answer
+
+
+def test_a_swedish_question_finds_the_english_sentence_through_the_glossary(catalog):
+    """"hur mycket mer tokengenomströmning gav ett fyranodskluster": the English sentence on a
+    four-node cluster's token throughput, not the first figure of the article."""
+    passages = [_doc("v5.1_itbrief_amd-news.md", 0,
+                     "MI355X in FP4 gave 2.7-fold the tokens per second of MI325X in FP8. "
+                     "A four-node MI355X cluster delivered 3.4-fold the token throughput of a four-node cluster "
+                     "of the previous generation.", rounds=["v5.1"])]
+    answer = _ask(catalog, "hur mycket mer tokengenomströmning gav ett fyranodskluster jämfört med förra "
+                           "generationen, enligt amd?", passages)
+    assert answer.status == "answered" and "3.4" in answer.answer.split("”")[0], answer.answer

@@ -228,6 +228,8 @@ def test_a_question_beyond_the_table_gets_the_organisations_own_statement(result
     assert [p.id for p in a.passages] == [own.id] and "not verified figures" in a.answer
     plain = ask(eng, "best mangoboost llama2-70b-99.9 offline result in 6.0")
     assert plain.rows and not plain.passages and "scaling" not in plain.answer
+    swedish = ask(eng, "mangoboost körde llama2-70b över två regioner i 6.0, vilken skalning fick de?")
+    assert "94% performance scaling" in swedish.answer, swedish.answer  # "regioner", "skalning": the glossary
 
 
 def test_beside_a_table_answer_only_the_named_sources_own_figure_leads(results_table):
