@@ -231,6 +231,10 @@ class Asked:
     names: tuple[str, ...]
     rounds: tuple[str, ...]
     publishers: tuple[str, ...]
+    tolerance: bool = False  # "within what +/- %": a tolerance is the figure asked
+
+
+_TOLERANCE = re.compile(r"\+\s*/\s*-|±|\+-|plus or minus|plus/minus|plus minus", re.I)
 
 
 def _asked(question: str, parsed: Parsed) -> Asked:
@@ -243,7 +247,7 @@ def _asked(question: str, parsed: Parsed) -> Asked:
     own, synonyms = _question_keys(question, parsed)
     keys = frozenset(_stem(k) for k in own) - named
     return Asked(keys, frozenset(_stem(k) for k in synonyms) - named - keys, tuple(n for n in names if n), rounds,
-                 publishers)
+                 publishers, bool(_TOLERANCE.search(question)))
 
 
 def _positions(sentence: str) -> list[tuple[int, str]]:
@@ -366,7 +370,8 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
             if position < 0:  # nobody named: the statement's owner speaks, a weaker reading
                 near -= 1.0
         else:
-            matches = [m for m in FIGURES[figure].finditer(sentence) if _is_figure(sentence, m, figure)]
+            matches = [m for m in FIGURES[figure].finditer(sentence)
+                       if _is_figure(sentence, m, figure, tolerance=asked.tolerance)]
             if not matches:
                 continue
             match, near = _nearest(sentence, matches, beside)
@@ -406,10 +411,11 @@ def written_by(p: Passage, passages: list[Passage], names: Iterable[str]) -> boo
     return any(_same(who, name) for who in authors for name in names)
 
 
-def _is_figure(sentence: str, match: re.Match[str], figure: str) -> bool:
-    """Not a number that belongs to a round or a model name ("MLPerf Inference 6.0", "Llama 2 70B")."""
+def _is_figure(sentence: str, match: re.Match[str], figure: str, tolerance: bool = False) -> bool:
+    """Not a number that belongs to a round or a model name ("MLPerf Inference 6.0", "Llama 2 70B"),
+    nor a tolerance ("within +/-4%") unless the question asks for one."""
     text = match.group(0).strip()
-    if re.search(r"(?:\+/-|±|\+-)\s*$", sentence[:match.start()]):
+    if not tolerance and re.search(r"(?:\+/-|±|\+-)\s*$", sentence[:match.start()]):
         return False  # "within +/-4%": a tolerance, not a figure stated
     if figure in ("count", "amount"):
         if _NOT_A_FIGURE.match(text) or _YEAR.match(text) or _MODEL_SIZE_AFTER.match(sentence[match.end():]):

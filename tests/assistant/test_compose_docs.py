@@ -520,3 +520,13 @@ def test_a_swedish_question_finds_the_english_sentence_through_the_glossary(cata
     answer = _ask(catalog, "hur mycket mer tokengenomströmning gav ett fyranodskluster jämfört med förra "
                            "generationen, enligt amd?", passages)
     assert answer.status == "answered" and "3.4" in answer.answer.split("”")[0], answer.answer
+
+
+def test_a_tolerance_is_the_figure_when_the_question_asks_for_one(catalog):
+    """"within what +/- %": the tolerance answers; asked for a share alone, "+/-4%" is no figure stated."""
+    passages = [_doc("v6.0_pubgpclite_amd-news.md", 0,
+                     "The MI355X matched the B200 at 100% on Llama 2 70B Offline. "
+                     "Partners reproduced AMD's scores within +/-4%, across four Instinct generations.")]
+    asked = _ask(catalog, "within what +/- % did partners reproduce amd's scores, per pubgpclite?", passages)
+    assert asked.status == "answered" and "4%" in asked.answer.split("“")[0], asked.answer
+
