@@ -443,8 +443,13 @@ def _source_of(quote: Quote, passages: list[Passage]) -> str:
 _CLOSED = re.compile(r"[.:;,!?]$")
 
 
-# Words of the question's second ask a second sentence must hold to be quoted beside the figure's.
+# Words of the question's second ask a second sentence must hold to be quoted beside the figure's,
+# or one word this long that no other sentence of the section has ("how many transistors":
+# "185 billion transistors" is the only sentence that says it).
 ALSO_MIN = 2
+ALSO_RARE_LEN = 6
+# Words that name the document asked ("the pubgpclite article"), never what a sentence of it states.
+_DOCUMENT_WORDS = {"article", "piece", "post", "blog", "statement", "report", "story", "writeup"}
 _SECOND_ASK_GAP = 3  # tokens between "and" and the clause word it opens ("and by how much")
 
 
@@ -474,13 +479,17 @@ def _also_stated(asked: Asked, quote: Quote, passages: list[Passage], asks: tupl
     words = [((set(asked.keys) | named) & _stems(ask)) - _GENERIC for ask in asks]
     # the ask the figure's sentence answers least is the one left
     left = min(words, key=lambda w: len(w & said) / max(len(w), 1))
-    wanted = left - said
+    wanted = left - said - _DOCUMENT_WORDS
     same = [p for p in passages if p.id.split(":")[:2] == p0.id.split(":")[:2] and p.page == p0.page]
     rest = [s for p in same for s in dict.fromkeys(_sentences(p.text))
             if s != quote.sentence and any(_is_figure(s, m, kind) for kind in ("ratio", "amount")
                                            for m in FIGURES[kind].finditer(s))]
     best = max(rest, key=lambda s: len(wanted & _stems(s)), default=None)
-    return best if best is not None and len(wanted & _stems(best)) >= ALSO_MIN else None
+    if best is None:
+        return None
+    shared = wanted & _stems(best)
+    rare = {w for w in shared if len(w) >= ALSO_RARE_LEN and sum(w in _stems(s) for s in rest) == 1}
+    return best if len(shared) >= ALSO_MIN or rare else None
 
 
 def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure: str, own: bool = False) -> Answer:

@@ -530,3 +530,14 @@ def test_a_tolerance_is_the_figure_when_the_question_asks_for_one(catalog):
     asked = _ask(catalog, "within what +/- % did partners reproduce amd's scores, per pubgpclite?", passages)
     assert asked.status == "answered" and "4%" in asked.answer.split("“")[0], asked.answer
 
+
+def test_one_rare_word_of_the_second_ask_finds_its_sentence(catalog):
+    """"how many transistors …, and within what +/- % …": beside the tolerance, the only sentence of
+    the article that says "transistors", though it shares no second word with the ask."""
+    passages = [_doc("v6.0_pubgpclite_amd-news.md", 0,
+                     "3nm process, CDNA 4 architecture, 185 billion transistors. The article says 1 million "
+                     "tokens per second was passed. Partners reproduced AMD's scores within +/-4%.")]
+    answer = _ask(catalog, "pubgpclite article: how many transistors does the mi355x have, and within what +/- % "
+                           "did partners reproduce amd's scores?", passages)
+    assert "4%" in answer.answer.split("“")[0] and "185 billion transistors" in answer.answer, answer.answer
+    assert "1 million" not in answer.answer  # "article" names the document, not what a sentence states
