@@ -37,6 +37,16 @@ def _units_compared(ctx: Context) -> bool:
     return r.has("cue", "yes_no") and len(terms) >= 2 and len(terms) == len(r.matches)
 
 
+def _attributes_compared(ctx: Context) -> bool:
+    """"number of nodes vs accelerators per node vs total accelerators, how do these fit together":
+    two or more attributes of a result set side by side, naming nothing and ranking nothing, with a
+    question about what they mean, ask how the terms relate (the guide), not for their values."""
+    r = ctx.reading
+    attributes = {t.value for t in r.tagged("attribute")}
+    return len(attributes) >= 2 and r.has("operation", "compare") and r.has("cue", "define") and not r.matches \
+        and not ctx.rounds and not r.conditions and not r.has("direction") and not ctx.parsed.claimed
+
+
 def _benchmarks_compared(ctx: Context) -> bool:
     """Two benchmarks and nothing else, and either a yes/no on which is better ("is 99.9 better than
     99? i see llama2-70b-99 and llama2-70b-99.9", "so gpt-oss is just the faster one right?"), which
@@ -208,7 +218,7 @@ def _define_applies(ctx: Context) -> bool:
 def _define_reads(ctx: Context) -> bool:
     r = ctx.reading
     if _units_compared(ctx) or _asked_last(ctx) or _asked_first(ctx) is not None or _term_confirmed(ctx) \
-            or _term_attribute(ctx) or _which_term(ctx) or _benchmarks_compared(ctx):
+            or _term_attribute(ctx) or _which_term(ctx) or _benchmarks_compared(ctx) or _attributes_compared(ctx):
         return True
     # "which one should I look at": "which one" is "which of them", no ranking; "more streams" is no
     # ranking either ("more"/"fewer" rank only named sides, shapes/counting.py)

@@ -454,6 +454,8 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "vad genererar stable diffusion-testet?",
     "how is preview different from available?",
     "hur skiljer sig preview från available?",
+    "number of nodes vs total accelerators, how do they fit together?",  # attributes side by side
+    "antal noder vs acceleratorer per nod, hur hänger det ihop?",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
@@ -463,6 +465,12 @@ def test_questions_about_terms_go_to_the_guide(catalog, question):
 @pytest.mark.parametrize("question", ["what is the best qwen3.6-27b result in v6.1?",
                                       "vad är det bästa resultatet på qwen3.6-27b i v6.1?"])
 def test_a_round_beside_a_measure_still_asks_for_results(catalog, question):
+    assert parse(question, catalog).intent != "define"
+
+
+@pytest.mark.parametrize("question", ["nodes vs total accelerators of the best llama2-70b-99.9 result",
+                                      "number of nodes vs total accelerators in v6.1"])
+def test_attributes_of_named_results_are_values_not_terms(catalog, question):
     assert parse(question, catalog).intent != "define"
 
 
