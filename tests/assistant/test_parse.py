@@ -456,6 +456,8 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "hur skiljer sig preview från available?",
     "number of nodes vs total accelerators, how do they fit together?",  # attributes side by side
     "antal noder vs acceleratorer per nod, hur hänger det ihop?",
+    "the wan-2.2-t2v-a14b rows are in seconds, is a smaller number better there?",
+    "wan-2.2-t2v-a14b har latens i sekunder, är ett lägre tal bättre då?",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
