@@ -630,6 +630,11 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         return _answer(question, templates.text(lang, "docs", "no_guide"), status="no_data", passages=passages)
     heads = {id(sec): _stems(sec[0]) for sec in sections}
     bodies = {id(sec): _stems(sec[1][:400]) for sec in sections}
+    # "tokens per second vs samples per second, why": with two units side by side, a heading naming
+    # one of them ("Tokens per second") is not what is asked; their words count in the text only
+    units = parsed.reading.tagged("measure", *UNIT_MEASURES) if parsed.reading is not None else []
+    text_only = {_stem(w) for t in units for w in _keywords(parsed.reading.text[t.start:t.end])} \
+        if len({t.value for t in units}) >= 2 and not parsed.entities else set()
     df = {k: sum(k in heads[id(sec)] | bodies[id(sec)] for sec in sections) for k in keys}
     idf = {k: math.log(1 + len(sections) / n) for k, n in df.items() if n}
 
@@ -640,7 +645,7 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         for t in ([term] if term else terms or asked):
             named = max(named, 20 if heading == t else 10 if heading.startswith(t) or (head and t.startswith(
                 heading)) else 0)
-        said = 3 * sum(idf.get(k, 0.0) for k in keys & heads[id(section)]) + \
+        said = 3 * sum(idf.get(k, 0.0) for k in (keys - text_only) & heads[id(section)]) + \
             sum(idf.get(k, 0.0) for k in keys & bodies[id(section)])
         return named + said + 2 * (p.language == lang), -len(head.split())  # equal: the plainer heading
 

@@ -541,3 +541,20 @@ def test_one_rare_word_of_the_second_ask_finds_its_sentence(catalog):
                            "did partners reproduce amd's scores?", passages)
     assert "4%" in answer.answer.split("“")[0] and "185 billion transistors" in answer.answer, answer.answer
     assert "1 million" not in answer.answer  # "article" names the document, not what a sentence states
+
+
+def test_two_units_side_by_side_are_a_question_about_units(catalog):
+    """"tokens per second vs samples per second, why …": the entry on units, not the entry whose
+    heading names one of the two."""
+    from assistant.compose_docs import define_answer
+
+    guide = Passage(id="doc:scenarios.md:1", doc_kind="guide", language="en", title="Scenarios",
+                    text="## Tokens per second\n\nTokens per second is the throughput unit of language models.\n\n"
+                         "## Units of results\n\nA unit tells what was counted: tokens per second for language "
+                         "models, samples per second for images.\n\n"
+                         "## Scenario\n\nA scenario is how queries reach the system.")
+    question = "tokens per second vs samples per second, why do some results use one and some the other?"
+    answer = define_answer(question, [guide], parse(question, catalog), [])
+    assert "A unit tells what was counted" in answer.answer, answer.answer
+    one = define_answer("what is tokens per second?", [guide], parse("what is tokens per second?", catalog), [])
+    assert "throughput unit of language models" in one.answer, one.answer
