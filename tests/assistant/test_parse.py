@@ -830,3 +830,12 @@ def test_what_a_benchmarks_model_is_made_of_is_asked_of_the_documents(catalog, q
     p = parse(question, catalog)
     assert p.intent == "commentary" and p.spec is None, (p.intent, p.spec)
     assert parse("how many results does wan-2.2-t2v-a14b have?", catalog).intent == "count"
+
+
+@pytest.mark.parametrize("question", ["nvidia bragged about its b300 tokens/s on llama2-70b-99.9 in v6.1, what was it",
+                                      "what llama2-70b-99.9 score did amd quote for the mi355x in v6.0?",
+                                      "nvidia skröt om b300:ans tokens/s på llama2-70b-99.9 i v6.1, vad var det?"])
+def test_bragging_and_quoting_ask_what_the_company_said_as_well(catalog, question):
+    """The table answers, and what the company itself wrote is quoted beside it."""
+    p = parse(question, catalog)
+    assert p.needs_commentary and p.spec is not None, (p.intent, p.needs_commentary)
