@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Iterable
 
+from assistant import glossary
 from assistant.answer import Passage
 from assistant.lexicon import BASE_LANGUAGE
 
@@ -143,6 +144,8 @@ def rerank(query: str, passages: list[Passage], want: Want) -> list[Passage]:
     the file name: "blog", "news") and kind asked for, and a named document's section on the
     organisation asked."""
     terms = _terms(query) | {n.lower() for n in want.names}
+    # a Swedish question's words in the English a document writes ("universitet": university)
+    terms |= {e for t in terms for e in glossary.english(t, want.language)}
     texts = [(p.text + " " + p.title + " " + p.source).lower() for p in passages]
     words = [_passage_terms(t) for t in texts]
     df = {t: sum(t in ws or t in tx for ws, tx in zip(words, texts)) for t in terms}

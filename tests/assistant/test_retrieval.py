@@ -169,3 +169,14 @@ def test_the_rest_of_a_found_page_follows_the_top_passages():
     found = search(_Pages(), "how many OEMs submitted on amd instinct in v6.0 according to amd", 1)
     assert [p.id for p in found] == ["doc:v6.0_disc.pdf:1", "doc:v6.0_disc.pdf:2"]
     assert search(_Store(), "a store without chunks", 1) == []  # a store that cannot list chunks: as before
+
+
+def test_a_swedish_questions_words_rank_english_passages_through_the_glossary():
+    """"vilket universitet var den första akademiska institutionen": the English statement that says
+    "first academic institution" and "university" comes before one that shares none of it."""
+    other = _p(1, "The cluster scheduler kept every run reproducible.")
+    said = _p(2, "The University of Florida was the first academic institution to submit results.")
+    ranked = rerank("vilket universitet var den första akademiska institutionen?", [other, said], Want(language="sv"))
+    assert ranked[0] is said
+    assert rerank("vilket universitet var först?", [other, said], Want(language="en"))[0] is other  # English: no glossary
+
