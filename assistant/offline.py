@@ -395,8 +395,10 @@ def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) 
     organisations = tuple(dict.fromkeys(v for m in parsed.entities for v in m.values[:1]
                                         if m.column == "submitter" or (m.column == "accelerator_vendor"
                                                                        and v in submitters)))
+    # "what did X claim", "according to Y": a source's words are asked, never our guide's
+    claims = r is not None and r.has("cue", "source", "commentary", "source_weak") and not r.has("cue", "why")
     return Want(names=names + tuple(publishers), guide=guide, language=parsed.language, documents=tuple(docs),
-                organisations=organisations)
+                organisations=organisations, claims=claims)
 
 
 def _passages(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed | None = None,

@@ -91,6 +91,8 @@ class Want:
     documents: tuple[str, ...] = ()  # ids of documents the question names by their publisher
     # submitters named: a document's section headed by one is that organisation's own statement
     organisations: tuple[str, ...] = ()
+    # "what did X claim": what others wrote comes before our guide, which is nobody's claim
+    claims: bool = False
 
 
 FETCH = 60  # candidates from the vector index before reranking
@@ -236,6 +238,8 @@ def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind
                 seen.add(h.get("id"))
                 hits.append(h)
     ranked = rerank(query, one_language(dedupe(to_passage(h) for h in hits), want.language), want)
+    if want.claims and not want.guide:  # the documents first; the guide only fills what is left
+        ranked = [p for p in ranked if p.doc_kind != "guide"] + [p for p in ranked if p.doc_kind == "guide"]
     return with_siblings(store, filter_rounds(ranked, rounds, k))
 
 

@@ -180,3 +180,31 @@ def test_a_swedish_questions_words_rank_english_passages_through_the_glossary():
     assert ranked[0] is said
     assert rerank("vilket universitet var först?", [other, said], Want(language="en"))[0] is other  # English: no glossary
 
+
+class _GuideFirst(_Store):
+    def search(self, query, k, where=None):
+        super().search(query, k, where)
+        return [{"id": "doc:scenarios.md:0", "text": "Offline is a scenario.", "score": 0.9,
+                 "metadata": {"doc_kind": "guide", "kind": "doc", "language": "en"}},
+                {"id": "doc:v6.0_news.md:0", "text": "NVIDIA claimed a record on Offline.", "score": 0.8,
+                 "metadata": {"doc_kind": "commentary", "kind": "doc", "language": "en"}}]
+
+
+def test_a_question_about_a_claim_gets_the_documents_before_our_guide():
+    from assistant.retrieval import search
+
+    claimed = search(_GuideFirst(), "what did nvidia claim about offline", 2, want=Want(claims=True))
+    assert [p.id for p in claimed] == ["doc:v6.0_news.md:0", "doc:scenarios.md:0"]  # the guide only fills up
+    plain = search(_GuideFirst(), "what is offline", 2, want=Want())
+    assert plain[0].id == "doc:scenarios.md:0"
+
+
+def test_a_source_asked_marks_the_search_as_one_for_claims():
+    from assistant.offline import _want
+    from assistant.parse import parse
+    from tests.assistant.test_parse import _table
+    from assistant.catalog import Catalog
+
+    catalog = Catalog.from_table(_table())
+    assert _want(parse("what did nvidia claim about the b300 in v6.1?", catalog), None, catalog).claims
+    assert not _want(parse("why can't i compare offline with server?", catalog), None, catalog).claims
