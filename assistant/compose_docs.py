@@ -175,7 +175,7 @@ def holds_words(p: Passage, words: list[str], language: str = lexicon.BASE_LANGU
     language counting when the passage has an English word it stands for ("regioner": regions)."""
     stems = _stems(p.text)
     asked = {_stem(w.lower()): w.lower() for w in words}  # one per stem, as the passage's words are
-    return sum(s in stems or any(_stem(e) in stems for e in glossary.english(w, language))
+    return sum(bool(_shared(stems, {s} | {_stem(e) for e in glossary.english(w, language)}))
                for s, w in asked.items())
 
 

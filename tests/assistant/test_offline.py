@@ -232,6 +232,23 @@ def test_a_question_beyond_the_table_gets_the_organisations_own_statement(result
     assert "94% performance scaling" in swedish.answer, swedish.answer  # "regioner", "skalning": the glossary
 
 
+def test_a_clipped_word_beyond_the_table_finds_the_statement_that_says_it_in_full(results_table):
+    """"how many results and across how many configs": the table counts results; Dell's statement,
+    which says "configurations", is quoted after it."""
+    heading = Passage(id="doc:v4.1_mlcommons_supplemental-discussion.pdf:8", title="MLPerf Inference v4.1 "
+                      "Supplemental Discussion", source="MLCommons (statements written by the submitters)",
+                      text="Dell Technologies\n\nWith 120 submissions across 11 different system configurations, "
+                           "Dell continues to contribute.", rounds=["v4.1"], page=7)
+
+    class FakeEngine(Engine):
+        def search(self, query, k=None, rounds=None, kind="doc", want=None):
+            return [heading]
+
+    eng = FakeEngine.from_table(results_table, settings=settings_mod.load())
+    a = ask(eng, "dell in v4.1: how many results and across how many system configs?")
+    assert a.values and "11 different system configurations" in a.answer, a.answer
+
+
 def test_beside_a_table_answer_only_the_named_sources_own_figure_leads(results_table):
     """"My professor said Dell had lots of results": no document of the professor's, and an AMD
     blog's "two" is not Dell's figure, so no "According to AMD, two" leads; the passage is quoted."""
