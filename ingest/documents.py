@@ -215,7 +215,7 @@ def load_pdf(path: Path) -> Document:
         reader = PdfReader(str(path))
         # Layout mode: Google-Docs PDFs (the MLCommons supplemental discussions) otherwise
         # come out one word per line.
-        pages = [_tidy_pdf_page(page.extract_text(extraction_mode="layout")) for page in reader.pages]
+        pages = [_tidy_pdf_page(_layout_text(page)) for page in reader.pages]
         info = reader.metadata or {}
     except (PdfReadError, ValueError, KeyError, TypeError, OSError) as exc:
         raise SourceError(path, f"not a readable PDF ({exc.__class__.__name__}: {exc})".splitlines()[0]) from None
@@ -223,6 +223,49 @@ def load_pdf(path: Path) -> Document:
         raise SourceError(path, "PDF has no extractable text")
     title = str(info.get("/Title") or "").strip() or _first_line(pages[0]) or path.stem
     return Document(path.name, title, pages, {}, paged=True)
+
+
+# A run of lower-case letters this long is rarely one word ("isthrilled toannounce"): layout
+# extraction glued words together on that page, and the plain extraction is read to split them.
+_GLUED = re.compile(r"[a-z]{13,}")
+RESYNC_WORDS = 30  # how far ahead a token is looked for in the plain words when the two disagree
+
+
+def _layout_text(page) -> str:
+    """A page's text in layout mode (lines and paragraphs kept), with words that layout mode glued
+    together ("isthrilled toannounce") split again as plain mode, which puts every word on its own
+    line, separates them. Plain mode is only read for a page that looks glued."""
+    layout = page.extract_text(extraction_mode="layout")
+    return respace(layout, page.extract_text()) if _GLUED.search(layout) else layout
+
+
+def respace(layout: str, plain: str) -> str:
+    """`layout` with every token that is several consecutive words of `plain` run together split
+    into those words. Tokens are matched in order; a token plain mode does not have is kept as it is."""
+    words = plain.split()
+    i = 0
+    lines = []
+    for line in layout.splitlines():
+        fixed = []
+        for token in line.split():
+            if i < len(words) and words[i] == token:
+                fixed.append(token)
+                i += 1
+                continue
+            j, joined = i, ""
+            while j < len(words) and len(joined) < len(token) and token.startswith(joined + words[j]):
+                joined += words[j]
+                j += 1
+            if joined == token and j > i + 1:
+                fixed.append(" ".join(words[i:j]))
+                i = j
+                continue
+            ahead = next((k for k in range(i, min(i + RESYNC_WORDS, len(words))) if words[k] == token), None)
+            if ahead is not None:
+                i = ahead + 1
+            fixed.append(token)
+        lines.append(" ".join(fixed))
+    return "\n".join(lines)
 
 
 def _tidy_pdf_page(text: str) -> str:

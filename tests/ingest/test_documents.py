@@ -247,3 +247,25 @@ def test_html_keeps_only_what_a_reader_sees(tmp_path):
     assert "Seen one." in text and "Seen two." in text and "Seen three." in text
     assert "HIDDEN" not in text, text
     assert "color" not in text
+
+
+def test_words_layout_mode_glued_together_are_split_as_plain_mode_reads_them():
+    """pypdf's layout mode keeps lines and paragraphs but glues some words of the Supplemental
+    Discussions ("AMD isthrilled toannounce"); plain mode has every word apart. Only the glued
+    tokens change, and a token plain mode lacks is kept."""
+    from ingest.documents import respace
+
+    layout = "AMD\n\nAMD   isthrilled toannounce    the  results.\nNew: MI300X"
+    plain = "AMD\nAMD\nis\nthrilled\nto\nannounce\nthe\nresults.\nNew:\nMI300X"
+    assert respace(layout, plain) == "AMD\n\nAMD is thrilled to announce the results.\nNew: MI300X"
+    assert respace("a stray token", "a\ntoken") == "a stray token"
+
+
+def test_the_supplemental_discussions_have_no_glued_words(shared_data):
+    """Runs of words layout mode glued in the v4.1 discussion (before respace) are read apart."""
+    path = shared_data / "commentary" / "official" / "v4.1_mlcommons_supplemental-discussion.pdf"
+    text = " ".join(load_document(path).pages)
+    assert "AMD is thrilled to announce" in text
+    glued = [w for w in ("isthrilled", "toannounce", "thisexceptional", "fleetmanagement", "virtuallyidentical",
+                         "configurationandother") if w in text]
+    assert not glued, glued
