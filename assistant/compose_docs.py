@@ -200,6 +200,8 @@ def _question_keys(question: str, parsed: Parsed) -> tuple[set[str], set[str]]:
         return _keywords(question), set()
     framed = {i for t in r.tags if t.kind in _FRAME and (t.kind, t.value) not in _SUBJECT_CUES
               for i in range(t.first, t.last)}
+    # "how many submitters": the noun counted is the subject, though a grouping word elsewhere frames
+    framed -= set(words.counted_words(r)[:1])
     spans = [m.span for m in r.matches]
     names = {w for n in r.publishers for w in _keywords(n)}
     keys = set()

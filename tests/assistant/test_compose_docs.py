@@ -558,3 +558,13 @@ def test_two_units_side_by_side_are_a_question_about_units(catalog):
     assert "A unit tells what was counted" in answer.answer, answer.answer
     one = define_answer("what is tokens per second?", [guide], parse("what is tokens per second?", catalog), [])
     assert "throughput unit of language models" in one.answer, one.answer
+
+
+def test_the_noun_counted_is_what_the_sentence_must_say(catalog):
+    """"how many submitters … per that explainer": the sentence that counts submitters, not the
+    article's first number (its reading time)."""
+    passages = [_doc("v5.1_explainer_analysis.md", 0,
+                     "An explainer explains how to read the v5.1 results (reading time: about 11 minutes). "
+                     "27 submitters took part.", rounds=["v5.1"])]
+    answer = _ask(catalog, "how many submitters were in mlperf inference 5.1 per that explainer article", passages)
+    assert answer.status == "answered" and "27" in answer.answer.split("“")[0], answer.answer
