@@ -208,12 +208,15 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
     answer = compose.compose(question, result, parsed)
     if verdict is not None:  # the verdict's rows are the answer's, so there is always one
         answer.answer = verdict.sentence + " " + answer.answer
+    # the documents of the rounds the user named, or of the rows found when the round was only the
+    # latest by default ("juniper's in-house lab": Juniper's rows, and its statement, are v4.1's)
+    rounds = (result.spec or spec).filters.round if not parsed.round_defaulted else None
     if commentary and parsed.needs_commentary and answer.status == "answered":
-        _quote_sources(question, answer, engine, parsed, spec.filters.round)
+        _quote_sources(question, answer, engine, parsed, rounds)
     elif commentary and parsed.needs_commentary and answer.status == "no_data" and result.empty:
         answer = _documents_instead(question, answer, engine, parsed) or answer
     elif commentary and answer.status == "answered" and parsed.reading is not None:
-        _statement_beside(question, answer, engine, parsed, spec.filters.round)
+        _statement_beside(question, answer, engine, parsed, rounds)
     return answer
 
 
@@ -239,7 +242,8 @@ def _statement_beside(question: str, answer: Answer, engine: Any, parsed: Parsed
     beyond = [w for w in words.unread(parsed.reading) if len(w) >= BEYOND_MIN and w.lower() not in numbers]
     if not orgs or not beyond:
         return
-    found = [p for p in _passages(question, engine, rounds, parsed) if p.doc_kind != "guide"]
+    # what the organisation wrote, searched without the guide boost a "what's the …" would add
+    found = [p for p in _passages(question, engine, rounds, parsed, guide=False) if p.doc_kind != "guide"]
     # the organisation's own words: its section of a discussion, or a document it published
     passages = [p for p in found if written_by(p, found, orgs) and 2 * holds_words(p, beyond, parsed.language) >= len(beyond)]
     if passages:  # the table gave the figures; the statement says the rest

@@ -249,6 +249,27 @@ def test_a_clipped_word_beyond_the_table_finds_the_statement_that_says_it_in_ful
     assert a.values and "11 different system configurations" in a.answer, a.answer
 
 
+def test_the_statement_beside_is_searched_in_the_round_of_the_rows_found(results_table):
+    """"juniper did their llama2 runs in some in-house lab, what's the lab called": no round named,
+    so the latest was assumed and Juniper's rows came from v4.1. Its v4.1 statement is looked for in
+    every round and without the guide a "what's the …" favours; a round the user names still holds."""
+    statement = Passage(id="doc:v4.1_mlcommons_supplemental-discussion.pdf:30", title="MLPerf Inference v4.1 "
+                        "Supplemental Discussion", source="MLCommons (statements written by the submitters)",
+                        text="Juniper Networks\n\nAll testing was conducted in Juniper's in-house Ops4AI Lab.",
+                        rounds=["v4.1"], page=15)
+    asked: list = []
+
+    class FakeEngine(Engine):
+        def search(self, query, k=None, rounds=None, kind="doc", want=None, doc_kind=None):
+            asked.append((rounds, want.guide if want else None))
+            return [statement] if not rounds or "v4.1" in rounds else []
+
+    eng = FakeEngine.from_table(results_table, settings=settings_mod.load())
+    a = ask(eng, "juniper networks did their llama2 runs in some in-house lab, whats the lab called")
+    assert a.rows and {r["round"] for r in a.rows} == {"v4.1"} and "Ops4AI Lab" in a.answer, a.answer
+    assert (None, False) in asked
+
+
 def test_beside_a_table_answer_only_the_named_sources_own_figure_leads(results_table):
     """"My professor said Dell had lots of results": no document of the professor's, and an AMD
     blog's "two" is not Dell's figure, so no "According to AMD, two" leads; the passage is quoted."""
