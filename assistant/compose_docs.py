@@ -409,8 +409,18 @@ def _name_words(text: str) -> str:
 def written_by(p: Passage, passages: list[Passage], names: Iterable[str]) -> bool:
     """Whether one of `names` wrote a passage: it published the document (its file name says so),
     or the passage is its own section of a supplemental discussion (`statement_owner`)."""
-    authors = (doc_parts(p)[0], statement_owner(p, passages))
+    authors = (doc_parts(p)[0], *_aliases(statement_owner(p, passages)))
     return any(_same(who, name) for who in authors for name in names)
+
+
+_PARENS = re.compile(r"^(.*?)\s*\((.+)\)\s*$")
+
+
+def _aliases(heading: str) -> tuple[str, ...]:
+    """A statement's heading and the other name it gives in parentheses ("GIGABYTE (Giga Computing)"
+    is also Giga Computing, the submitter's name in the results; "Sustainable Metal Cloud (SMC)")."""
+    m = _PARENS.match(heading)
+    return (heading, m.group(1), m.group(2)) if m else (heading,)
 
 
 def _is_figure(sentence: str, match: re.Match[str], figure: str, tolerance: bool = False) -> bool:

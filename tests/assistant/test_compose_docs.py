@@ -568,3 +568,14 @@ def test_the_noun_counted_is_what_the_sentence_must_say(catalog):
                      "27 submitters took part.", rounds=["v5.1"])]
     answer = _ask(catalog, "how many submitters were in mlperf inference 5.1 per that explainer article", passages)
     assert answer.status == "answered" and "27" in answer.answer.split("“")[0], answer.answer
+
+
+def test_a_statement_headed_with_two_names_is_written_by_either():
+    """"GIGABYTE (Giga Computing)": the results name the submitter GigaComputing."""
+    from assistant.compose_docs import written_by
+
+    p = Passage(id="doc:v4.1_mlcommons_supplemental-discussion.pdf:13", title="Discussion", page=9,
+                source="MLCommons (statements written by the submitters)",
+                text="GIGABYTE (Giga Computing)\n\nThe MLPerf results show our H200 servers.")
+    assert written_by(p, [p], ["GigaComputing"]) and written_by(p, [p], ["Gigabyte"])
+    assert not written_by(p, [p], ["Lenovo"])
