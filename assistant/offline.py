@@ -194,7 +194,11 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
     try:
         result = engine.execute(spec)
     except SpecError as exc:
-        return _spec_error(question, exc, parsed)
+        refused = _spec_error(question, exc, parsed)
+        # "gigabyte's h200 vs its older h100 numbers, how much faster on sdxl and on llama?": the table
+        # cannot line up those units, but the company may state the figure itself
+        named = commentary and any(m.column in ("submitter", "accelerator_vendor") for m in parsed.entities)
+        return (_documents_instead(question, refused, engine, parsed, own_only=True) if named else None) or refused
     if result.empty and spec.op in ("rows", "aggregate"):
         result = _other_column(engine, spec, parsed) or _joint_submitters(engine, spec, parsed) or result
     if result.empty and parsed.round_defaulted and spec.op == "rows":
@@ -250,10 +254,12 @@ def _statement_beside(question: str, answer: Answer, engine: Any, parsed: Parsed
         _append_documents(answer, compose_commentary(question, passages, parsed))
 
 
-def _documents_instead(question: str, answer: Answer, engine: Any, parsed: Parsed) -> Answer | None:
+def _documents_instead(question: str, answer: Answer, engine: Any, parsed: Parsed,
+                       own_only: bool = False) -> Answer | None:
     """"intel said resnet went up 11x since 2021, what's the figure for bert?": the table has no such
     rows, but the question asks what someone said, so the documents answer first (the figure the
-    named organisation states, else what the passages say), and the table's "no rows" follows."""
+    named organisation states, else what the passages say), and the table's "no rows" follows.
+    `own_only`: only a figure the organisation named states itself, or nothing."""
     from assistant.compose import compose_commentary
     from assistant.compose_docs import asked_figure
 
@@ -263,8 +269,10 @@ def _documents_instead(question: str, answer: Answer, engine: Any, parsed: Parse
         return None
     figure = asked_figure(parsed) if not parsed.claimed else None
     documents = _figure_then_quotes(question, passages, parsed, figure, own=True) if figure else None
-    if documents is None or documents.status != "answered":
+    if (documents is None or documents.status != "answered") and not own_only:
         documents = compose_commentary(question, passages, parsed)
+    if documents is None:
+        return None
     if documents.status != "answered":
         return None
     documents.answer += " " + answer.answer

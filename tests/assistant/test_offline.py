@@ -270,6 +270,31 @@ def test_the_statement_beside_is_searched_in_the_round_of_the_rows_found(results
     assert (None, False) in asked
 
 
+def test_a_question_the_table_cannot_line_up_gets_the_companys_own_figure(results_table):
+    """"gigabyte's h200 vs its older h100 numbers, how much faster on sdxl and on llama 2 70b 99.9?":
+    two units the table never compares, but GIGABYTE's statement, headed with both its names, states
+    the figure; it leads, and the table's reason follows. Another company's statement never does."""
+    statement = Passage(id="doc:v4.1_mlcommons_supplemental-discussion.pdf:13", title="MLPerf Inference v4.1 "
+                        "Supplemental Discussion", source="MLCommons (statements written by the submitters)",
+                        text="GIGABYTE (Giga Computing)\n\nIt showed up to 1.3x and 1.4x performance improvements "
+                             "in stable-diffusion-xl and llama 2 70b 99.9 compared to H100 GPUs.",
+                        rounds=["v4.1"], page=9)
+    found = [statement]
+
+    class FakeEngine(Engine):
+        def search(self, query, k=None, rounds=None, kind="doc", want=None, doc_kind=None):
+            return found
+
+    eng = FakeEngine.from_table(results_table, settings=settings_mod.load())
+    question = ("gigabyte's H200 server in v4.1 vs their older h100 numbers - how much faster was it on "
+                "stable diffusion xl and on llama 2 70b 99.9?")
+    a = ask(eng, question)
+    assert a.status == "answered" and a.answer.startswith("According to GIGABYTE"), a.answer
+    assert "1.3x and 1.4x" in a.answer and "cannot compare different units" in a.answer
+    found[:] = [statement.model_copy(update={"text": statement.text.replace("GIGABYTE (Giga Computing)", "Lenovo")})]
+    assert ask(eng, question).status != "answered"
+
+
 def test_beside_a_table_answer_only_the_named_sources_own_figure_leads(results_table):
     """"My professor said Dell had lots of results": no document of the professor's, and an AMD
     blog's "two" is not Dell's figure, so no "According to AMD, two" leads; the passage is quoted."""
