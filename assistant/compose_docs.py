@@ -695,12 +695,34 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
             quote += " … " + later
         text = templates.text(lang, "docs", "define", quote=quote, title=p.title or p.id)
         cited = [p]
+        # "how often are there rounds, and who runs mlperf?": a second topic gets its own entry too
+        for extra in _topic_sections(parsed, sections, lang, exclude=head):
+            text += " " + templates.text(lang, "docs", "define", quote=" ".join(
+                _sentences(extra[1])[:TERMS_SENTENCES] or [extra[1][:300]]), title=extra[2].title or extra[2].id)
+            cited.append(extra[2])
     if (kind := _compared_kind(parsed)) is not None:  # "can I compare Offline with Server?": no
         text = templates.text(lang, "docs", f"not_comparable_{kind}") + " " + text
     if facts:
         text += " " + " ".join(facts)
     return _answer(question, text, passages=cited + [q for q in passages if q not in cited],
                    citations=doc_citations(cited), notes=[templates.text(lang, "docs", "guide_note")])
+
+
+def _topic_sections(parsed: Parsed, sections: list[tuple[str, str, Passage]], lang: str,
+                    exclude: str) -> list[tuple[str, str, Passage]]:
+    """With two or more topic cues ("hur ofta …, och vem står bakom mlperf?"), the entry each topic
+    names by its words (topics.toml: "who runs mlperf" names MLCommons), besides the one chosen."""
+    r = parsed.reading
+    asked = {t.value for t in r.tagged("cue", *_TOPIC_CUES)} if r is not None else set()
+    if len(asked) < 2:
+        return []
+    out = []
+    for topic in sorted(asked):
+        named = {_stem(w) for w in lexicon.topics().get(topic, ())}
+        hit = next((sec for sec in sections if named and _stems(sec[0]) & named and sec[0] != exclude), None)
+        if hit is not None:
+            out.append(_in_language(hit, sections, lang))
+    return list({sec[0]: sec for sec in out}.values())
 
 
 def _own_words(term: str) -> set[str]:

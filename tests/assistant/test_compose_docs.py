@@ -579,3 +579,17 @@ def test_a_statement_headed_with_two_names_is_written_by_either():
                 text="GIGABYTE (Giga Computing)\n\nThe MLPerf results show our H200 servers.")
     assert written_by(p, [p], ["GigaComputing"]) and written_by(p, [p], ["Gigabyte"])
     assert not written_by(p, [p], ["Lenovo"])
+
+
+@pytest.mark.parametrize("question, first, second", [
+    ("how often are there new mlperf results, and who runs mlperf?", "twice a year", "industry consortium"),
+    ("hur ofta kommer det nya mlperf-resultat, och vem står bakom mlperf?", "två gånger om året", "branschkonsortium"),
+])
+def test_two_topics_asked_get_an_entry_each(catalog, question, first, second):
+    from assistant.compose_docs import define_answer
+
+    answer = define_answer(question, [ROUNDS_GUIDE, ROUNDS_GUIDE_SV], parse(question, catalog), [])
+    assert first in answer.answer and second in answer.answer, answer.answer
+    one = define_answer("how often are there new mlperf results?", [ROUNDS_GUIDE],
+                        parse("how often are there new mlperf results?", catalog), [])
+    assert "industry consortium" not in one.answer
