@@ -41,6 +41,15 @@ def ask(engine, question, conversation=None, scope=None):
     return answer
 
 
+def _finding(results_table, *passages):
+    """An engine whose document search returns `passages`, whatever is asked."""
+    class FakeEngine(Engine):
+        def search(self, query, k=None, rounds=None, kind="doc", want=None, doc_kind=None):
+            return list(passages)
+
+    return FakeEngine.from_table(results_table, settings=settings_mod.load())
+
+
 def _row_ids(answer):
     return {c.id for c in answer.citations if c.kind == "row"}
 
@@ -239,13 +248,7 @@ def test_a_clipped_word_beyond_the_table_finds_the_statement_that_says_it_in_ful
                       "Supplemental Discussion", source="MLCommons (statements written by the submitters)",
                       text="Dell Technologies\n\nWith 120 submissions across 11 different system configurations, "
                            "Dell continues to contribute.", rounds=["v4.1"], page=7)
-
-    class FakeEngine(Engine):
-        def search(self, query, k=None, rounds=None, kind="doc", want=None):
-            return [heading]
-
-    eng = FakeEngine.from_table(results_table, settings=settings_mod.load())
-    a = ask(eng, "dell in v4.1: how many results and across how many system configs?")
+    a = ask(_finding(results_table, heading), "dell in v4.1: how many results and across how many system configs?")
     assert a.values and "11 different system configurations" in a.answer, a.answer
 
 
@@ -320,12 +323,7 @@ def test_when_the_table_has_no_rows_what_the_organisation_said_answers(results_t
                       "Supplemental Discussion", source="MLCommons (statements written by the submitters)",
                       text="Intel\n\nSince 2021 Intel has improved AI performance up to 11x on ResNet50 and up "
                            "to 17x on BERT.", rounds=["v4.1"], page=12)
-
-    class FakeEngine(Engine):
-        def search(self, query, k=None, rounds=None, kind="doc", want=None):
-            return [heading]
-
-    eng = FakeEngine.from_table(results_table, settings=settings_mod.load())
+    eng = _finding(results_table, heading)
     a = ask(eng, "intel said xeon perf went up 11x on resnet50 since they began in 2021, whats the figure for "
                  "bert on the mi355x?")
     assert a.status == "answered" and "17x on BERT" in a.answer, a.answer
