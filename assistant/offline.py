@@ -249,7 +249,8 @@ def _statement_beside(question: str, answer: Answer, engine: Any, parsed: Parsed
     # what the organisation wrote, searched without the guide boost a "what's the …" would add
     found = [p for p in _passages(question, engine, rounds, parsed, guide=False) if p.doc_kind != "guide"]
     # the organisation's own words: its section of a discussion, or a document it published
-    passages = [p for p in found if written_by(p, found, orgs) and 2 * holds_words(p, beyond, parsed.language) >= len(beyond)]
+    passages = [p for p in found
+                if written_by(p, found, orgs) and 2 * holds_words(p, beyond, parsed.language) >= len(beyond)]
     if passages:  # the table gave the figures; the statement says the rest
         _append_documents(answer, compose_commentary(question, passages, parsed))
 
@@ -271,9 +272,7 @@ def _documents_instead(question: str, answer: Answer, engine: Any, parsed: Parse
     documents = _figure_then_quotes(question, passages, parsed, figure, own=True) if figure else None
     if (documents is None or documents.status != "answered") and not own_only:
         documents = compose_commentary(question, passages, parsed)
-    if documents is None:
-        return None
-    if documents.status != "answered":
+    if documents is None or documents.status != "answered":
         return None
     documents.answer += " " + answer.answer
     documents.query, documents.notes = answer.query, answer.notes + documents.notes

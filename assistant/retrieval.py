@@ -269,7 +269,7 @@ def with_siblings(store: Any, passages: list[Passage], docs: int = SIBLING_DOCS)
             found = get(where)
         except Exception:  # the siblings only add candidates; a failed fetch loses none
             continue
-        for h in sorted(found, key=lambda h: str(h.get("id"))):
+        for h in sorted(found, key=lambda h: int((h.get("metadata") or {}).get("chunk_index") or 0)):  # in page order
             if h.get("id") not in seen:
                 seen.add(h.get("id"))
                 out.append(to_passage(h))
