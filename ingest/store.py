@@ -259,6 +259,8 @@ class Store:
     _collection: Any = field(default=None, repr=False)
     _vectors: "OrderedDict[str, list[float]]" = field(default_factory=OrderedDict, repr=False)
     _datasets: dict[str, Any] = field(default_factory=dict, repr=False)
+    # a generation never changes, so a page's chunks are fetched once ("the rest of a found page")
+    _chunks: dict[str, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
     _down_until: float = field(default=0.0, repr=False)  # a Chroma server failed: skip it until then
 
     @property
@@ -339,11 +341,14 @@ class Store:
 
     def chunks(self, where: dict[str, Any]) -> list[dict[str, Any]]:
         """Every chunk whose metadata matches `where` (no ranking, no score): a document's other
-        parts, fetched by id rather than by similarity."""
-        collection = self.collection()
-        found = self._server_call(lambda: collection.get(where=where, include=["documents", "metadatas"]))
-        return [{"id": i, "text": d, "metadata": m or {}}
-                for i, d, m in zip(found["ids"], found["documents"], found["metadatas"])]
+        parts, fetched by id rather than by similarity, and remembered (the generation is fixed)."""
+        key = json.dumps(where, sort_keys=True)
+        if key not in self._chunks:
+            collection = self.collection()
+            found = self._server_call(lambda: collection.get(where=where, include=["documents", "metadatas"]))
+            self._chunks[key] = [{"id": i, "text": d, "metadata": m or {}}
+                                 for i, d, m in zip(found["ids"], found["documents"], found["metadatas"])]
+        return self._chunks[key]
 
 
 _open: dict[tuple[str, str, str | None], Store] = {}
