@@ -156,18 +156,20 @@ def _stems(text: str) -> set[str]:
 CLIPPED_MIN = 5
 
 
+def _clips(key: str, word: str) -> bool:
+    """Whether a question word is a text's longer word cut short ("config" of "configuration")."""
+    return len(key) >= CLIPPED_MIN and word.startswith(key)
+
+
 def _shared(words: set[str], wanted: set[str] | frozenset[str]) -> set[str]:
     """The wanted words a text has, whole or in full where the question clipped them ("configs"
     asks for "14 configurations")."""
-    return (words & wanted) | {k for k in wanted - words if len(k) >= CLIPPED_MIN
-                               and any(w.startswith(k) for w in words)}
+    return (words & wanted) | {k for k in wanted - words if any(_clips(k, w) for w in words)}
 
 
 def _key_of(word: str, keys: dict[str, float]) -> str | None:
     """The question word a text's word is, whole or clipped ("configs" for "configurations")."""
-    if word in keys:
-        return word
-    return next((k for k in keys if len(k) >= CLIPPED_MIN and word.startswith(k)), None)
+    return word if word in keys else next((k for k in keys if _clips(k, word)), None)
 
 
 def holds_words(p: Passage, words: list[str], language: str = lexicon.BASE_LANGUAGE) -> int:
@@ -393,7 +395,7 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
 def _same(who: str, name: str) -> bool:
     """Whether a document's author is the name asked, in any case, spaced or hyphenated or not ("IT
     Brief", "itbrief"; "University-of-Florida"), or with more words after it ("Dell Technologies" is
-    Dell). A joint submitter ("Dell_MangoBoost", "NVIDIA+CoreWeave") is each of its parties."""
+    Dell). A joint submitter named "A_B" or "A+B" is each of its parties."""
     who = _name_words(who)
     return bool(who) and any(who.replace(" ", "") == party.replace(" ", "") or who.startswith(party + " ")
                              or party.startswith(who + " ") for party in map(_name_words, _JOINT.split(name)) if party)
