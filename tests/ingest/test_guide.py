@@ -177,9 +177,13 @@ def test_swedish_front_matter(path):
 
 # What a non-specialist asks of an entry, in the words they would look for, in both languages:
 # whether an RDI system can be bought, what unit a latency is in and what its percentile means,
-# and which way a unit is better.
+# which way a unit is better, and that Server and Interactive are about latency (the word in the
+# data's own units) and Server about throughput.
 PLAIN_WORDS = [
     ("divisions-and-availability", "RDI", "not for sale", "går inte att köpa"),
+    ("scenarios", "Server", "latency limit", "latensgräns"),
+    ("scenarios", "Server", "throughput", "genomströmning"),
+    ("scenarios", "Interactive", "latency limits", "latensgränser"),
     ("scenarios", "Latency", "milliseconds", "millisekunder"),
     ("scenarios", "Latency", "99 of every 100", "99 av 100"),
     ("scenarios", "Units of results", "higher is better", "högre bättre"),
