@@ -458,6 +458,11 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "antal noder vs acceleratorer per nod, hur hänger det ihop?",
     "the wan-2.2-t2v-a14b rows are in seconds, is a smaller number better there?",
     "wan-2.2-t2v-a14b har latens i sekunder, är ett lägre tal bättre då?",
+    "what do offline and server measure",  # "what do … measure" as "what does … measure"
+    "what does the rdi label show",
+    "vad visar effektmätningen i mlperf?",
+    "can i just compare every row, or only closed ones?",  # may I compare: how to read the data
+    "kan jag jämföra vilka rader som helst eller bara closed?",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
@@ -486,7 +491,8 @@ def test_attributes_of_named_results_are_values_not_terms(catalog, question):
                                       "which benchmarks are there",  # "which" with nothing described lists
                                       "vilka benchmarks finns det",
                                       "what changed in 6.1", "vad ändrades i 6.1",  # a round: results
-                                      "Who had the fastest DeepSeek-R1 Offline result in v6.1 and what was it?"])
+                                      "Who had the fastest DeepSeek-R1 Offline result in v6.1 and what was it?",
+                                      "can i compare the h200 and b200?"])  # "can i compare" two chips
 def test_a_term_beside_a_request_or_a_named_system_is_no_definition(catalog, question):
     assert parse(question, catalog).intent != "define"
 
