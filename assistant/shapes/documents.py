@@ -223,6 +223,8 @@ def _define_reads(ctx: Context) -> bool:
     # "which one should I look at": "which one" is "which of them", no ranking; "more streams" is no
     # ranking either ("more"/"fewer" rank only named sides, shapes/counting.py)
     # ... nor is a direction inside a question about what is better ("is smaller better there?")
+    if _about_organiser(ctx):  # "are they the ones running mlperf?" asks who, with no define cue
+        return True
     asked = [(t.start, t.end) for t in r.tagged("cue", "define")]
     ranked = any(t.kind == "direction" and t.value not in ("more", "fewer")
                  and not (t.value == "top_n" and r.text[t.start:t.end].lower() == "which one")
@@ -233,8 +235,6 @@ def _define_reads(ctx: Context) -> bool:
     # measure ("what is the result in 6.0") asks for results
     if ctx.rounds and (not r.has("cue", "define") or r.has("measure")):
         return False
-    if _about_organiser(ctx):
-        return True
     # "how often do new rounds come": the cadence, not what is new
     rejected = ("count", "list", "gone", "trend", "who", "appearances") + (() if r.has("cue", "frequency") else ("new",))
     # ... an operation inside the definition's own words asks nothing ("dlrm-v3 vs dlrm-v2, what changed")

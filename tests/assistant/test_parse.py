@@ -463,6 +463,8 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "vad visar effektmätningen i mlperf?",
     "can i just compare every row, or only closed ones?",  # may I compare: how to read the data
     "kan jag jämföra vilka rader som helst eller bara closed?",
+    "who is mlcommons? the ones organising mlperf?",  # who runs it, with no define cue
+    "vem är mlcommons, är det de som organiserar mlperf?",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
