@@ -34,7 +34,11 @@ def _units_compared(ctx: Context) -> bool:
     if len(units) >= 2 and all(column == "benchmark" for column, values in ctx.explicit.items() if values):
         return True
     terms = [m for m in r.matches if m.column in TERMS and m.column != "benchmark"]
-    return r.has("cue", "yes_no") and len(terms) >= 2 and len(terms) == len(r.matches)
+    if len(terms) < 2 or len(terms) != len(r.matches):
+        return False
+    # "closed vs open division?": two terms alone, with no measure or ranking to compare them by,
+    # ask how they differ (the table has no one figure for "closed" against "open")
+    return r.has("cue", "yes_no") or not any(t.kind in ("measure", "direction", "attribute") for t in r.tags)
 
 
 def _attributes_compared(ctx: Context) -> bool:

@@ -465,6 +465,8 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "kan jag jämföra vilka rader som helst eller bara closed?",
     "who is mlcommons? the ones organising mlperf?",  # who runs it, with no define cue
     "vem är mlcommons, är det de som organiserar mlperf?",
+    "server vs interactive?",  # two terms alone, nothing to compare them by
+    "interactive versus offline",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
@@ -494,6 +496,9 @@ def test_attributes_of_named_results_are_values_not_terms(catalog, question):
                                       "vilka benchmarks finns det",
                                       "what changed in 6.1", "vad ändrades i 6.1",  # a round: results
                                       "Who had the fastest DeepSeek-R1 Offline result in v6.1 and what was it?",
+                                      "server vs interactive in v6.0",  # two terms in a round: results
+                                      "offline vs server for nvidia",  # ... or of a company
+                                      "server vs interactive tokens/s",  # ... or by a measure
                                       "can i compare the h200 and b200?"])  # "can i compare" two chips
 def test_a_term_beside_a_request_or_a_named_system_is_no_definition(catalog, question):
     assert parse(question, catalog).intent != "define"
