@@ -129,7 +129,8 @@ def _cue_at(r: Reading, i: int, value: str) -> bool:
 
 def _machines_not_scenarios(r: Reading, chosen: list[Match]) -> list[Match]:
     """Lowercase "server" is a machine, not the Server scenario, when a chip, system, size or
-    article stands right before it ("mi355x vs b300 offline, single 8 gpu server")."""
+    article stands right before it ("mi355x vs b300 offline, single 8 gpu server"), unless a
+    figure word follows it ("an offline number with a server number")."""
     out = []
     for m in chosen:
         if m.column == "scenario" and m.text in ("server", "servers"):
@@ -137,7 +138,9 @@ def _machines_not_scenarios(r: Reading, chosen: list[Match]) -> list[Match]:
             before = {e.column for e in chosen if e is not m and _token_index(r, e.span[1]) in (i, i + 1)
                       and e.span[1] <= m.span[0]}
             if before & {"accelerator_family", "accelerator", "system_name", "platform", "submitter",
-                         "accelerator_vendor"} or _cue_at(r, i - 1, "determiner") or r.tag_at(i - 1, "unit") is not None:
+                         "accelerator_vendor"} or r.tag_at(i - 1, "unit") is not None:
+                continue
+            if _cue_at(r, i - 1, "determiner") and not _cue_at(r, _token_index(r, m.span[1]), "scenario_figure"):
                 continue
         out.append(m)
     return out

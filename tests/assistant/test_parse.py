@@ -852,3 +852,14 @@ def test_bragging_and_quoting_ask_what_the_company_said_as_well(catalog, questio
     """The table answers, and what the company itself wrote is quoted beside it."""
     p = parse(question, catalog)
     assert p.needs_commentary and p.spec is not None, (p.intent, p.needs_commentary)
+
+
+@pytest.mark.parametrize("question, scenarios", [
+    ("best offline result on a single server", ["Offline"]),  # an article: a machine
+    ("best offline result on a gb300 server", ["Offline"]),  # a chip: a machine
+    ("is an offline number comparable with a server number?", ["Offline", "Server"]),  # a figure word
+    ("går en offline-siffra att jämföra med en server-siffra?", ["Offline", "Server"]),
+])
+def test_lowercase_server_is_the_scenario_only_when_it_names_a_figure(catalog, question, scenarios):
+    p = parse(question, catalog)
+    assert [m.values[0] for m in p.entities if m.column == "scenario"] == scenarios
