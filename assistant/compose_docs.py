@@ -395,10 +395,16 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
 def _same(who: str, name: str) -> bool:
     """Whether a document's author is the name asked, in any case, spaced or hyphenated or not ("IT
     Brief", "itbrief"; "University-of-Florida"), or with more words after it ("Dell Technologies" is
-    Dell). A joint submitter named "A_B" or "A+B" is each of its parties."""
+    Dell, "TheStage AI" is The_Stage). A joint submitter named "A_B" or "A+B" is each of its
+    parties, and the whole name too (an underscore may also stand for a space)."""
     who = _name_words(who)
-    return bool(who) and any(who.replace(" ", "") == party.replace(" ", "") or who.startswith(party + " ")
-                             or party.startswith(who + " ") for party in map(_name_words, _JOINT.split(name)) if party)
+    if not who:
+        return False
+    heads = {"".join(who.split()[:n]) for n in range(1, len(who.split()) + 1)}  # "thestage", "thestageai"
+    if _name_words(name).replace(" ", "") in heads:
+        return True
+    return any(who.replace(" ", "") == party.replace(" ", "") or who.startswith(party + " ")
+               or party.startswith(who + " ") for party in map(_name_words, _JOINT.split(name)) if party)
 
 
 _JOINT = re.compile(r"[_+&]")  # between the parties of a joint submitter's name

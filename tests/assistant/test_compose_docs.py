@@ -189,6 +189,7 @@ def test_a_second_ask_quotes_the_sentence_of_the_same_statement_that_answers_it(
 @pytest.mark.parametrize("heading, name, wrote", [
     ("Dell Technologies", "Dell", True),  # more words after the name asked
     ("MangoBoost", "Dell_MangoBoost", True),  # a joint submitter is each of its parties
+    ("TheStage AI", "The_Stage", True),  # an underscore for a space, and more words after it
     ("University of Florida", "University-of-Florida", True),  # the table's spelling
     ("MLCommons Supplemental Discussion", "supplemental discussion", False),  # not a word prefix
     ("Krai", "MangoBoost", False),
