@@ -91,6 +91,10 @@ def _answer_on(question: str, engine: Any, conversation: Any, previous: dict[str
         answer = _joined(question, answers)
         if commentary and parsed.needs_commentary:
             _quote_sources(question, answer, engine, parsed, parsed.explicit.get("round"))
+        elif commentary and answer.status == "answered" and parsed.reading is not None:
+            # "connect tech 4.1: what was their edge box called and what module was inside?": the
+            # parts come from the table; what the company wrote may say the rest
+            _statement_beside(question, answer, engine, parsed, parsed.explicit.get("round"))
     else:
         answer = answer_parsed(question, parsed, engine=engine, conversation=conversation, scope=scope,
                                commentary=commentary)

@@ -586,3 +586,18 @@ def test_a_count_for_a_submitter_never_adds_its_joint_results(engine, results_ta
     assert alone and with_joint > alone  # Dell_AMD, Dell_Broadcom … exist beside Dell
     a = ask(engine, "how many results did dell submit in v5.1?")
     assert f"{alone}" in a.answer and not any("joint submissions" in n for n in a.notes), a.answer
+
+
+def test_a_two_part_question_beyond_the_table_gets_the_organisations_statement_too(results_table):
+    """"dell in v4.1 - how many results did they post, and what was their edge box called?": each
+    part is read from the table, and Dell's own section, which has the words the table did not read,
+    follows the joined answer; another company's section never does."""
+    heading = Passage(id="doc:v4.1_mlcommons_supplemental-discussion.pdf:8", title="MLPerf Inference v4.1 "
+                      "Supplemental Discussion", source="MLCommons (statements written by the submitters)",
+                      text="Dell Technologies\n\nOur rugged edge box, called the Anvil Embedded System, "
+                           "carries an Orin module inside.", rounds=["v4.1"], page=7)
+    question = "dell in v4.1 - how many results did they post, and what was their rugged edge box called?"
+    a = ask(_finding(results_table, heading), question)
+    assert a.query and "parts" in a.query and "Anvil Embedded System" in a.answer, a.answer
+    other = heading.model_copy(update={"text": heading.text.replace("Dell Technologies", "Krai")})
+    assert "Anvil" not in ask(_finding(results_table, other), question).answer
