@@ -238,6 +238,28 @@ def _top_n(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> int | 
     return None
 
 
+# Organisation columns: a name there can be who a figure is attributed to ("…, per NVIDIA?").
+_ORGANISATIONS = ("submitter", "accelerator_vendor")
+
+
+def _attributed(text: str, tags: list[Tag], tokens: list[Token], matches: list[Match],
+                publishers: list[tuple[int, int]]) -> list[Tag]:
+    """"how much did dynamo raise throughput, per NVIDIA?": an `attributed` cue ("per") right before
+    an organisation's name that ends its clause says whose figure it is, as "according to" does; it
+    is a source cue then, not a count per value ("per gpu", "per benchmark" name no organisation)."""
+    names = [m.span for m in matches if m.column in _ORGANISATIONS] + publishers
+    out = list(tags)
+    for t in [t for t in tags if t.kind == "cue" and t.value == "attributed"]:
+        name = next(((s, e) for s, e in names if s >= t.end and not text[t.end:s].strip()), None)
+        if name is None or text[name[1]:].strip()[:1] not in ("", "?", "!", ".", ",", ";", ")"):
+            continue
+        out = [u for u in out if not (u.first == t.first and u.kind in ("cue", "grouping")
+                                      and u.value in ("group_each", "attributed"))]
+        out.append(Tag("cue", "source", t.first, _token_index(tokens, name[1] - 1) + 1, t.start, name[1],
+                       text[t.start:name[1]].lower()))
+    return out
+
+
 def read(question: str, catalog: Catalog) -> Reading:
     """Tokens, tags (outside entity names), entity matches, rounds, conditions and top-N."""
     text = question.strip()
@@ -260,6 +282,7 @@ def read(question: str, catalog: Catalog) -> Reading:
     conditions = _conditions(text, tags, tokens, lex, bare_is_result=benchmark_named) + _per_node(tokens, matches)
     tags += [Tag("cue", "source", _token_index(tokens, s), _token_index(tokens, e - 1) + 1, s, e, name)
              for name, (s, e) in publishers]
+    tags = _attributed(text, tags, tokens, matches, [span for _, span in publishers])
     return Reading(text=text, language=language, tokens=tokens, tags=tags, matches=matches,
                    known_rounds=known, unknown_rounds=unknown, conditions=conditions, top_n=_top_n(tags, tokens, lex),
                    publishers=[name for name, _ in publishers],

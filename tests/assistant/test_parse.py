@@ -863,3 +863,15 @@ def test_bragging_and_quoting_ask_what_the_company_said_as_well(catalog, questio
 def test_lowercase_server_is_the_scenario_only_when_it_names_a_figure(catalog, question, scenarios):
     p = parse(question, catalog)
     assert [m.values[0] for m in p.entities if m.column == "scenario"] == scenarios
+
+
+@pytest.mark.parametrize("question, attributed", [
+    ("how much did the new software raise llama2 server throughput in v6.0, per nvidia?", True),
+    ("what share of the b300 result did one mi355x node reach (per AMD)", True),
+    ("what was the llama2 throughput per gpu in v6.0?", False),  # a count per value
+    ("how many results per submitter in v6.1", False),
+    ("how many results per nvidia chip in v6.1", False),  # the name does not end the clause
+])
+def test_per_before_a_closing_organisation_says_whose_figure(catalog, question, attributed):
+    p = parse(question, catalog)
+    assert p.reading.has("cue", "source") is attributed, [(t.kind, t.value) for t in p.reading.tags]
