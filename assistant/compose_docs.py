@@ -36,6 +36,8 @@ _TIMES_ATTACHED = r"(?<![\w.,])\d+(?:[.,]\d+)?[x×](?![\w])"
 _COUNT_WORDS = "|".join(sorted({w for language in ("en", "sv") for w, n in lexicon.load(language).numbers.items()
                                  if 2 <= n <= 20}, key=len, reverse=True))
 _COUNT_WORD = rf"\b(?:{_COUNT_WORDS})\b(?=\s+[^\W\d_])"
+# One word of an organisation's name: capitalised, its hyphenated parts too ("AI-generated" is "AI").
+_NAME_WORD = r"[A-Z][A-Za-z0-9&'’]*(?:[.-][A-Z][A-Za-z0-9]*)*"
 FIGURES: dict[str, re.Pattern[str]] = {
     "ratio": re.compile(rf"(?:{_NUM})\s*(?:x|×|times|-fold)\b|(?:{_NUM})\s*%|{_TIMES_ATTACHED}", re.I),
     "share": re.compile(rf"(?:{_NUM})\s*(?:%|percent|per cent|procent)", re.I),
@@ -52,6 +54,9 @@ FIGURES: dict[str, re.Pattern[str]] = {
     # A person or an organisation: two or more words written like names ("Miro Hodak", "University of
     # Florida"), not product names in capitals ("MLPerf Inference", "AMD Instinct").
     "person": re.compile(r"\b[A-Z][a-z]+(?:\s(?:of|de|van|von)\s[A-Z][a-z]+|\s[A-Z][a-z'’-]+)+"),
+    # An organisation: a name of one word or more, in capitals or not ("Google", "Cerebras", "NVIDIA",
+    # "Stevens Institute of Technology"); a sentence's first word and a label before ":" are not names.
+    "organisation": re.compile(rf"\b{_NAME_WORD}(?:\s(?:of|de)\s[A-Z][A-Za-z'’]*|\s{_NAME_WORD})*"),
 }
 _SAYS = re.compile(r"\b(said|says|quoted|commented|stated|noted|told|added|explained|reports|wrote|writes|byline|"
                    r"according to|co-chair|chair|president|ceo|cto|cfo|vp|vice president|executive|director|"
@@ -63,7 +68,8 @@ _MODEL_SIZE_AFTER = re.compile(r"^[\s-]*\d+(?:\.\d+)?[bB]\b")  # "Llama 2 70B", 
 _NEAR = {"efficiency": ("share",), "ratio": ("share",), "share": ("ratio",), "tokens": ("samples",)}
 # Which figure a question asks for, from its tags: the first that applies wins. "Per GPU" alone
 # asks no figure ("is per-GPU performance official?"); "what per-GPU number" does (amount).
-_ASKED = [("measure", "ratio", "ratio"), ("measure", "share", "share"), ("measure", "money", "money"),
+_ASKED = [("cue", "organisations", "organisation"), ("measure", "ratio", "ratio"), ("measure", "share", "share"),
+          ("measure", "money", "money"),
           ("measure", "efficiency", "efficiency"), ("measure", "latency", "latency"), ("measure", "tokens", "tokens"),
           ("measure", "samples", "samples"), ("measure", "queries", "samples"), ("measure", "power", "power"),
           ("operation", "count", "count"), ("measure", "amount", "amount"),
@@ -71,7 +77,7 @@ _ASKED = [("measure", "ratio", "ratio"), ("measure", "share", "share"), ("measur
 
 
 # Figures a question asks for by their kind alone ("who was quoted": a person).
-_STATED = {"person"}
+_STATED = {"person", "organisation"}
 
 
 @dataclass(frozen=True)
@@ -188,6 +194,9 @@ _FRAME = ("cue", "operation", "direction", "comparator", "grouping")
 _SUBJECT = ("measure",)
 # ... but not a tag that stands for any quantity ("hur mycket": memory, bandwidth, transistors, ...).
 _CATCH_ALL = {("measure", "amount"), ("measure", "throughput")}
+# Cues that ask for names, and the cues that then say what the named did ("for the first time").
+_NAMES_ASKED = ("organisations", "person")
+_ACTS = ("ever", "acted")
 # Cues that name the subject, not the frame ("how much memory": memory).
 _SUBJECT_CUES = {("cue", "specs")}
 
@@ -200,8 +209,11 @@ def _question_keys(question: str, parsed: Parsed) -> tuple[set[str], set[str]]:
     r = parsed.reading
     if r is None:
         return _keywords(question), set()
+    # "which organisations submitted for the first time", "who skipped v6.0": when names are asked,
+    # what they did is the subject ("submitted", "first time"), not a frame
+    acts = {"operation", *_ACTS} if r.has("cue", *_NAMES_ASKED) else set()
     framed = {i for t in r.tags if t.kind in _FRAME and (t.kind, t.value) not in _SUBJECT_CUES
-              for i in range(t.first, t.last)}
+              and t.kind not in acts and t.value not in acts for i in range(t.first, t.last)}
     # "how many submitters": the noun counted is the subject, though a grouping word elsewhere frames
     framed -= set(words.counted_words(r)[:1])
     spans = [m.span for m in r.matches]
@@ -280,9 +292,10 @@ def _nearest(sentence: str, matches: list[re.Match[str]], keys: dict[str, float]
     return best[2], best[0]
 
 
-def _people(sentence: str, asked: Asked, p: Passage, passages: list[Passage]) -> list[tuple[int, str]]:
-    """(position, name) of the people or organisations a sentence names: not the names asked
-    about, not words of the document's title (a header is nobody's name). An abbreviation the
+def _people(sentence: str, asked: Asked, p: Passage, passages: list[Passage],
+            kind: str = "person") -> list[tuple[int, str]]:
+    """(position, name) of the people or organisations (`kind`) a sentence names: not the names
+    asked about, not words of the document's title (a header is nobody's name). An abbreviation the
     document defines ("The University of Florida (UF)") stands for its full name; a sentence that
     names nobody in a submitter's statement speaks for the statement's owner (its heading)."""
     title = _keywords(p.title) | {"mlperf", "inference", "mlcommons"}
@@ -290,10 +303,13 @@ def _people(sentence: str, asked: Asked, p: Passage, passages: list[Passage]) ->
     same_doc = [q for q in passages if q.id.split(":")[:2] == p.id.split(":")[:2]]
     defined = {m.group(2): m.group(1) for q in same_doc for m in _DEFINED.finditer(q.text)}
     out = []
-    for match in FIGURES["person"].finditer(sentence):
+    for match in FIGURES[kind].finditer(sentence):
         text = match.group(0).lower()
         if _keywords(text) & title or any(n in text or text in n for n in asked_names):
             continue
+        if kind == "organisation" and (not sentence[:match.start()].strip(" -*•") or
+                                       sentence[match.end():].startswith(":")):
+            continue  # "Absentees: Google …": the sentence's first word, a label
         out.append((match.start(), match.group(0).strip()))
     for match in re.finditer(r"\b[A-Z]{2,6}\b", sentence):
         if match.group(0) in defined:
@@ -364,8 +380,8 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
         about = any(n in p.text.lower() for n in names)
         if subject + named == 0 and not (written or about):
             continue
-        if figure == "person":
-            people = _people(sentence, asked, p, passages)
+        if figure in _STATED:
+            people = _people(sentence, asked, p, passages, figure)
             if not people:
                 continue
             says = [m.start() for m in _SAYS.finditer(sentence)]

@@ -593,3 +593,21 @@ LEADS = [
 def test_the_figure_asked_leads_however_the_question_words_it(catalog, doc, text, question, lead):
     answer = _ask(catalog, question, [_doc(doc, 0, text, rounds=[re.search(r"v\d\.\d", doc).group()])])
     assert answer.status == "answered" and lead in re.split("[“”]", answer.answer)[0], answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "which organisations submitted to mlperf inference for the first time in v6.0, according to amd?",
+    "vilka organisationer skickade in för första gången i v6.0, enligt amd?",
+])
+def test_organisations_asked_are_the_names_a_sentence_gives(catalog, question):
+    """"which organisations …": a single-word name ("Inventec") is an organisation too, the first
+    word of a sentence or a label before ":" is none, and what they did ("submitted for the first
+    time") is the subject the sentence must share, not a frame."""
+    blog = _doc("v6.0_amd_vendor-blog.md", 2,
+                "24 organisations submitted, three of them for the first time. Shopify built the catalogue "
+                "test. First-time submitters: Inventec, Netweb Technologies India and Stevens Institute of "
+                "Technology.", source="AMD ROCm Blogs")
+    answer = _ask(catalog, question, [blog])
+    assert answer.answer.startswith(("According to AMD", "Enligt AMD")) and "Inventec, Netweb" in answer.answer, \
+        answer.answer
+    assert "Shopify" not in answer.answer and "24 organisations" not in answer.answer
