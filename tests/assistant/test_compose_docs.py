@@ -325,6 +325,8 @@ def test_results_is_not_the_subject_when_the_question_names_something_else(catal
     ("how many tokens/s did the b200 reach in v6.0, per the amd blog?", "tokens"),
     ("what throughput gains did amd report from pruning in v5.1?", "ratio"),  # plural: "gains"
     ("which improvements did nvidia claim from its new software in v6.0?", "ratio"),
+    ("which oems did amd say submitted results on its gpus in v6.0?", "organisation"),  # names asked
+    ("vilka partner nämnde amd i v6.0?", "organisation"),
 ])
 def test_a_figure_is_asked_only_when_a_number_is(catalog, question, figure):
     assert asked_figure(parse(question, catalog)) == figure
