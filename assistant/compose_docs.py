@@ -19,6 +19,7 @@ from assistant.compose import _answer, _keywords, doc_citations
 from assistant.parsed import Parsed
 from assistant.retrieval import doc_parts
 from assistant.shapes import words
+from assistant.shapes.words import ratios
 from assistant.shapes.documents import UNIT_MEASURES
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])|\n+")
@@ -337,12 +338,14 @@ def statement_owner(p: Passage, passages: list[Passage]) -> str:
     return ""
 
 
-def _best_quote(asked: Asked, passages: list[Passage], figure: str, own: bool = False) -> Quote | None:
-    ranked = ranked_quotes(asked, passages, figure, own)
+def _best_quote(asked: Asked, passages: list[Passage], figure: str, own: bool = False,
+                only: set[float] | None = None) -> Quote | None:
+    ranked = ranked_quotes(asked, passages, figure, own, only)
     return ranked[0][1] if ranked and ranked[0][0] > 0 else None
 
 
-def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool = False) -> list[tuple[float, Quote]]:
+def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool = False,
+                  only: set[float] | None = None) -> list[tuple[float, Quote]]:
     """Every sentence with a figure of the kind that best answers: the question's subject words
     weighted by how rare they are among the candidate sentences ("transistors" outweighs
     "MLPerf"), the figure standing next to what was asked ("86 results"), the names asked about,
@@ -391,7 +394,8 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
                 near -= 1.0
         else:
             matches = [m for m in FIGURES[figure].finditer(sentence)
-                       if _is_figure(sentence, m, figure, tolerance=asked.tolerance)]
+                       if _is_figure(sentence, m, figure, tolerance=asked.tolerance)
+                       and (only is None or ratios(m.group(0)) & only)]
             if not matches:
                 continue
             match, near = _nearest(sentence, matches, beside)
@@ -528,17 +532,19 @@ def _also_stated(asked: Asked, quote: Quote, passages: list[Passage], asks: tupl
     return best if len(shared) >= ALSO_MIN or rare else None
 
 
-def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure: str, own: bool = False) -> Answer:
+def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure: str, own: bool = False,
+                  only: set[float] | None = None) -> Answer:
     """"According to <source>, <figure>": the figure of the kind asked, from the retrieved
     sentence that states it and best shares the question's words; quoted, cited, labelled.
-    `own`: only from what the organisation or publisher the question names wrote."""
+    `own`: only from what the organisation or publisher the question names wrote. `only`: only a
+    figure of these values ("the 2.7x speedup": a sentence that states 2.7x)."""
     lang = parsed.language
     asked = _asked(question, parsed)
     quoted = [p for p in passages if p.doc_kind != "guide"]  # our guide is nobody's claim
     passages = quoted or passages  # (kept to cite when nothing else was retrieved)
     quote = None
-    for kind in (figure, *_NEAR.get(figure, ())):
-        quote = quote or _best_quote(asked, quoted, kind, own)
+    for kind in (figure, *_NEAR.get(figure, ())) if only is None else (figure,):
+        quote = quote or _best_quote(asked, quoted, kind, own, only)
     if quote is None:
         text = templates.text(lang, "docs", "no_figure")
         return _answer(question, text, status="no_data", passages=passages, citations=doc_citations(passages),

@@ -219,7 +219,9 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
     # the documents of the rounds the user named, or of the rows found when the round was only the
     # latest by default ("juniper's in-house lab": Juniper's rows, and its statement, are v4.1's)
     rounds = (result.spec or spec).filters.round if not parsed.round_defaulted else None
-    if commentary and parsed.needs_commentary and answer.status == "answered":
+    if commentary and answer.status == "answered" and (lead := _quoted_ratio(question, answer, engine, parsed)):
+        answer = lead
+    elif commentary and parsed.needs_commentary and answer.status == "answered":
         _quote_sources(question, answer, engine, parsed, rounds)
     elif commentary and parsed.needs_commentary and answer.status == "no_data" and result.empty:
         answer = _documents_instead(question, answer, engine, parsed) or answer
@@ -281,6 +283,30 @@ def _documents_instead(question: str, answer: Answer, engine: Any, parsed: Parse
     documents.answer += " " + answer.answer
     documents.query, documents.notes = answer.query, answer.notes + documents.notes
     return documents
+
+
+def _quoted_ratio(question: str, answer: Answer, engine: Any, parsed: Parsed) -> Answer | None:
+    """"which nvidia partner achieved the 2.7x deepseek-r1 speedup?": the question quotes a ratio
+    someone stated, which no result records, so the sentence that states that very ratio leads,
+    whoever wrote it, and the table's answer follows with its rows. None when no retrieved sentence
+    states it (a claim to check is not this: it gets its verdict)."""
+    from assistant.compose_docs import figure_answer
+    from assistant.shapes import words
+
+    r = parsed.reading
+    # a claim to check, or the table's own figure asked ("whats the ratio in the table?"), is not this
+    if r is None or parsed.claimed or r.has("cue", "is_it_true", "yes_no", "table") or not words.quotes_ratio(r):
+        return None
+    rounds = parsed.explicit.get("round")
+    passages = [p for p in _passages(question, engine, rounds, parsed, guide=False) if p.doc_kind != "guide"]
+    documents = figure_answer(question, passages, parsed, "ratio", only=words.ratios(r.text)) if passages else None
+    if documents is None or documents.status != "answered":
+        return None
+    lead = answer.model_copy(deep=True)
+    lead.answer = documents.answer + " " + answer.answer
+    lead.citations = documents.citations + [c for c in answer.citations if c not in documents.citations]
+    lead.passages, lead.notes = documents.passages, answer.notes + documents.notes
+    return lead
 
 
 def _append_documents(answer: Answer, extra: Answer) -> None:

@@ -601,3 +601,22 @@ def test_a_two_part_question_beyond_the_table_gets_the_organisations_statement_t
     assert a.query and "parts" in a.query and "Anvil Embedded System" in a.answer, a.answer
     other = heading.model_copy(update={"text": heading.text.replace("Dell Technologies", "Krai")})
     assert "Anvil" not in ask(_finding(results_table, other), question).answer
+
+
+def test_a_ratio_the_question_quotes_leads_with_the_sentence_that_states_it(results_table):
+    """"which partner achieved the 2.7x speedup": no result records a speedup, so the sentence that
+    states that very ratio leads, whoever wrote it, and the table's answer follows with its rows.
+    Another ratio does not lead, nor does anything when a claim is checked."""
+    article = Passage(id="doc:v6.0_blockchain-news_nvidia-news.md:1", title="NVIDIA sets records", rounds=["v6.0"],
+                      source="Blockchain.News", text="NVIDIA reached a 5x higher token rate. The 2.7x speedup "
+                                                     "was achieved by partner Nebius on Llama 2 70B.")
+    eng = _finding(results_table, article)
+    question = "which nvidia partner achieved the 2.7x llama2 speedup in v6.0?"
+    a = ask(eng, question)
+    assert a.answer.startswith("According to") and "partner Nebius" in a.answer.split("”")[0], a.answer
+    assert a.rows and _row_ids(a), a.answer  # the table's answer follows, cited
+    other = ask(_finding(results_table, article.model_copy(update={"text": "NVIDIA reached a 5x higher rate."})),
+                question)
+    assert not other.answer.startswith("According to"), other.answer
+    check = ask(eng, "is it true that a partner achieved a 2.7x llama2 speedup in v6.0?")
+    assert not check.answer.startswith("According to"), check.answer

@@ -875,3 +875,18 @@ def test_lowercase_server_is_the_scenario_only_when_it_names_a_figure(catalog, q
 def test_per_before_a_closing_organisation_says_whose_figure(catalog, question, attributed):
     p = parse(question, catalog)
     assert p.reading.has("cue", "source") is attributed, [(t.kind, t.value) for t in p.reading.tags]
+
+
+@pytest.mark.parametrize("question, quoted", [
+    ("which partner achieved the 2.7x llama2 speedup in v6.0?", True),
+    ("who got the 3 times faster server result", True),
+    ("vem fick 2,5 gånger snabbare resultat", True),
+    ("best 8x gb300 result on llama2", False),  # a count of chips
+    ("which 8x gpu system was fastest", False),
+    ("the 2.7x thing on llama2, which was it", False),  # no ratio word: nothing says it is a ratio
+])
+def test_a_ratio_quoted_in_the_question_needs_the_documents(catalog, question, quoted):
+    from assistant.shapes import words
+
+    p = parse(question, catalog)
+    assert words.quotes_ratio(p.reading) is quoted and (p.needs_commentary or not quoted)
