@@ -222,9 +222,10 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
                                     f"(inlästa rundor: {have}).")
         return parsed
 
-    chips, orgs = catalog.unknown_entities(text, r.matches), _unknown_submitters(text, r.matches)
+    chips = catalog.unknown_entities(text, r.matches)
+    orgs = [o for o in _unknown_submitters(text, r.matches) if o.lower() not in {c.lower() for c in chips}]
     if (chips or orgs) and not parsed.needs_commentary and not _absent_terms_defined(r, chips, orgs, catalog):
-        parsed.status = "no_data"
+        parsed.status, parsed.unknown = "no_data", chips + orgs
         column = "accelerator_family" if chips else "submitter"
         near = catalog.suggest(column, (chips or orgs)[0], 5, cutoff=60)
         kind_en = "accelerator families" if chips else "submitters"
@@ -353,13 +354,14 @@ def _field_question(r: Reading, explicit: dict[str, list[str]], *, pronoun: bool
     return next((f for f in order if f in named), None)
 
 
-_BY_NAME = re.compile(r"\b(?:by|from|submitted by|av|från)\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)?)")
+_BY_NAME = re.compile(r"\b(?:by|from|for|submitted by|av|från|för)\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)?)")
 _NOT_NAMES = {"the", "a", "an", "den", "det", "de", "round", "rundan", "v", "mlperf", "mlcommons"}
 
 
 def _unknown_submitters(text: str, matches: list[Match]) -> list[str]:
-    """"Best result by Cerebras": a capitalised name after by/from/av that the catalog does not
-    know is an organisation with no results here — answering with everyone's best would be a guess."""
+    """"Best result by Cerebras", "who submitted for Stevens Institute": a capitalised name after
+    by/from/for that the catalog does not know is an organisation with no results here; answering
+    with everyone's best would be a guess."""
     out = []
     for m in _BY_NAME.finditer(text):
         start, end = m.span(1)

@@ -38,6 +38,7 @@ class Parsed:
     has_power: bool | None = None
     excluded: dict[str, list[str]] = dc_field(default_factory=dict)  # "not NVIDIA": values to leave out
     claimed: list[float] = dc_field(default_factory=list)  # figures quoted in the question ("claims 104,637")
+    unknown: list[str] = dc_field(default_factory=list)  # names no column knows ("for Stevens Institute")
     checked: dict[str, list[str]] = dc_field(default_factory=dict)  # "is it true that <these> had the top result"
     shape: str = ""  # the registered shape that built the spec (docs/reader.md)
     defaults: list[str] = dc_field(default_factory=list)  # what was assumed, for the "read as" line

@@ -890,3 +890,12 @@ def test_a_ratio_quoted_in_the_question_needs_the_documents(catalog, question, q
 
     p = parse(question, catalog)
     assert words.quotes_ratio(p.reading) is quoted and (p.needs_commentary or not quoted)
+
+
+@pytest.mark.parametrize("question, name", [
+    ("Who submitted for Stevens Institute in v6.0?", "Stevens Institute"),  # "for" a name no column knows
+    ("Finns det några resultat för Groq i v6.1?", "Groq"),
+])
+def test_a_name_no_column_knows_is_no_data_and_named_once(catalog, question, name):
+    p = parse(question, catalog)
+    assert p.status == "no_data" and p.unknown == [name] and p.message.count(name) == 1, p.message
