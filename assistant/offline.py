@@ -186,7 +186,8 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
 
     catalog = engine.catalog
     if parsed.status in ("no_data", "clarify"):
-        answer = _commentary_only_round(question, parsed, engine, catalog) if parsed.status == "no_data" else None
+        answer = (_commentary_only_round(question, parsed, engine, catalog)
+                  or _written_by_unknown(question, parsed, engine)) if parsed.status == "no_data" else None
         return answer or _unanswered(question, parsed)
     if parsed.intent == "field":
         return compose.field_answer(question, parsed.field or "", conversation.last_rows, parsed.language,
@@ -413,6 +414,32 @@ def _commentary_only_round(question: str, parsed: Any, engine: Any, catalog: Any
                                              " This answer is from commentary only."))
     answer.query = {"parsed": parsed.state()}
     return answer
+
+
+def _written_by_unknown(question: str, parsed: Parsed, engine: Any) -> Answer | None:
+    """"who submitted for Stevens Institute of Technology in v6.0?": no column knows the name, but
+    an organisation of that name wrote a statement or a document. The table's "no results for
+    that name" stands first, then what the organisation wrote (the name or figure asked, else
+    what its passages say). None when nothing retrieved was written by it."""
+    from assistant.compose import compose_commentary
+    from assistant.compose_docs import asked_figure, written_by
+
+    if not parsed.unknown:
+        return None
+    rounds = parsed.explicit.get("round")
+    found = [p for p in _passages(question, engine, rounds, parsed, guide=False) if p.doc_kind != "guide"]
+    own = [p for p in found if written_by(p, found, parsed.unknown)]
+    if not own:
+        return None
+    figure = asked_figure(parsed)  # from its own words only: another author's name or figure never leads
+    documents = _figure_then_quotes(question, own, parsed, figure) if figure else None
+    if documents is None or documents.status != "answered":
+        documents = compose_commentary(question, own, parsed)
+    if documents.status != "answered":
+        return None
+    documents.answer = parsed.message + " " + documents.answer
+    documents.query = {"parsed": parsed.state()}
+    return documents
 
 
 # Entities whose names a document about them carries in its title or source.

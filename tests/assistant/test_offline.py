@@ -620,3 +620,21 @@ def test_a_ratio_the_question_quotes_leads_with_the_sentence_that_states_it(resu
     assert not other.answer.startswith("According to"), other.answer
     check = ask(eng, "is it true that a partner achieved a 2.7x llama2 speedup in v6.0?")
     assert not check.answer.startswith("According to"), check.answer
+
+
+def test_an_organisation_with_no_results_but_a_statement_is_answered_from_it(results_table):
+    """"who submitted for Stevens Institute of Technology?": no column knows the name, so the table
+    says it has no results for it; the statement that organisation wrote names who, and follows.
+    Another organisation's statement is never quoted in its place."""
+    own = Passage(id="doc:v6.0_mlcommons_supplemental-discussion.pdf:40", title="MLPerf Inference v6.0 "
+                  "Supplemental Discussion", source="MLCommons (statements written by the submitters)", page=22,
+                  rounds=["v6.0"], text="Stevens Institute of Technology\n\nYide Ran and Zhaozhuo Xu from Stevens "
+                                        "Institute of Technology submitted results in collaboration with Lambda.")
+    rival = Passage(id="doc:v6.0_megaoneai_news.md:1", title="MegaOne AI on v6.0", source="MegaOne AI",
+                    rounds=["v6.0"], text="Jane Doe said Stevens Institute of Technology submitted with Lambda.")
+    question = "Who submitted for Stevens Institute of Technology in v6.0?"
+    a = ask(_finding(results_table, rival, own), question)
+    assert a.answer.startswith("The data has no results for Stevens Institute") and "Yide Ran" in a.answer, a.answer
+    assert "Jane Doe" not in a.answer  # another author's name never leads, nor follows
+    other = own.model_copy(update={"text": own.text.replace("Stevens Institute of Technology\n\n", "Krai\n\n")})
+    assert "Yide Ran" not in ask(_finding(results_table, other), question).answer
