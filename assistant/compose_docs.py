@@ -569,8 +569,9 @@ def asked_kind(parsed: Parsed) -> str | None:
 # Cues whose words frame a question, never its subject ("ok so what actually is …", "what does … mean").
 _FRAMING_CUES = ("define", "clause", "wh", "yes_no", "pronoun", "refers", "determiner", "one", "lead")
 # Cues that name what a definition is about ("how often": the round cadence; "who runs mlperf":
-# MLCommons; "is smaller better": the direction of better), unlike framing cues.
-_TOPIC_CUES = ("frequency", "organiser", "better")
+# MLCommons; "who checks the results": review; "is smaller better": the direction of better),
+# unlike framing cues.
+_TOPIC_CUES = ("frequency", "organiser", "review", "better")
 
 
 def _define_keys(question: str, parsed: Parsed) -> set[str]:

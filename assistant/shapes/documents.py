@@ -259,11 +259,12 @@ def _define_reads(ctx: Context) -> bool:
 
 
 def _about_organiser(ctx: Context) -> bool:
-    """"who actually runs mlperf, is it just nvidia marketing?": a question about who runs the
-    benchmark names its subject with that phrase; a company beside it is a guess at the answer,
-    no filter (a round or a ranking still asks for results)."""
+    """"who actually runs mlperf, is it just nvidia marketing?", "who checks the results? couldn't
+    nvidia just make up numbers": a question about who runs the benchmark or reviews its results
+    names its subject with that phrase; a company beside it is a guess at the answer, no filter
+    (a round or a ranking still asks for results)."""
     r = ctx.reading
-    return r.has("cue", "organiser") and not ctx.rounds and not r.has("direction") and not r.conditions
+    return r.has("cue", "organiser", "review") and not ctx.rounds and not r.has("direction") and not r.conditions
 
 
 @shape("define", priority=15, applies=_define_applies)

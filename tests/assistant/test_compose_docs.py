@@ -338,6 +338,7 @@ ROUNDS_GUIDE = Passage(
          "## MLCommons\n\nMLCommons is the industry consortium that owns the MLPerf name.\n\n"
          "## Submitter\n\nThe submitter is the organisation or company that ran a result, often not NVIDIA.\n\n"
          "## Round cadence\n\nMLPerf rounds take place twice a year, so results appear about every six months.\n\n"
+         "## Verified result\n\nA verified MLPerf result went through MLCommons review before it was published.\n\n"
          "## Latency\n\nIn MLPerf, latency is the time a system takes to answer one request.\n\n"
          "## Time to first token and time per output token\n\nTime per output token (TPOT) is the gap between "
          "the tokens that follow the first.")
@@ -347,6 +348,7 @@ ROUNDS_GUIDE_SV = Passage(
          "## MLCommons\n\nMLCommons är det branschkonsortium som äger namnet MLPerf.\n\n"
          "## Submitter\n\nInlämnaren är den organisation eller det företag som körde ett resultat, ofta inte NVIDIA.\n\n"
          "## Round cadence\n\nMLPerf-omgångarna hålls två gånger om året, ungefär var sjätte månad.\n\n"
+         "## Verified result\n\nEtt verifierat resultat har gått igenom MLCommons granskning.\n\n"
          "## Latency\n\nI MLPerf är latens den tid det tar att besvara en förfrågan.\n\n"
          "## Time to first token and time per output token\n\nTid per utdatatoken (TPOT) är mellanrummet "
          "mellan varje token som följer.")
@@ -358,6 +360,8 @@ ROUNDS_GUIDE_SV = Passage(
     ("vad är tpot för nåt", "mellanrummet"),  # the word typed, not its tag's other words ("latency")
     ("who actually runs mlperf? is it nvidia", "industry consortium"),  # "who runs mlperf" names MLCommons
     ("vem är det som håller i mlperf egentligen? är det nvidia", "branschkonsortium"),  # no submitter from "vem"
+    ("who checks the results? couldn't nvidia just make up numbers", "went through MLCommons review"),
+    ("vem granskar resultaten? kan inte nvidia bara hitta på siffror", "MLCommons granskning"),
 ])
 def test_a_definition_follows_the_words_that_name_its_topic(catalog, question, expected):
     from assistant.compose_docs import define_answer

@@ -467,6 +467,8 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "vem är mlcommons, är det de som organiserar mlperf?",
     "server vs interactive?",  # two terms alone, nothing to compare them by
     "interactive versus offline",
+    "who checks the results? couldn't nvidia just make up numbers",  # a company beside it is a guess
+    "vem kollar att resultaten stämmer? kan inte nvidia bara hitta på siffror",
 ])
 def test_questions_about_terms_go_to_the_guide(catalog, question):
     p = parse(question, catalog)
