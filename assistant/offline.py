@@ -556,6 +556,11 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
             answer = compose_commentary(question, documents, parsed) if documents else answer
     elif figure and passages:
         answer = _figure_then_quotes(question, passages, parsed, figure)
+        if answer.status == "no_data" and parsed.reading is not None and parsed.reading.has("cue", "define"):
+            # "nvidia's blog says '12.5 tokens/second/user' … what does that even mean": no document
+            # states a figure, and the question asks what the words mean: the guide says
+            defined = define_answer(question, _guide(question, parsed, engine), parsed, [])
+            answer = defined if defined.status == "answered" else answer
     else:
         answer = compose_commentary(question, passages, parsed)
     answer.query = {"parsed": parsed.state()}

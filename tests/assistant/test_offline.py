@@ -638,3 +638,17 @@ def test_an_organisation_with_no_results_but_a_statement_is_answered_from_it(res
     assert "Jane Doe" not in a.answer  # another author's name never leads, nor follows
     other = own.model_copy(update={"text": own.text.replace("Stevens Institute of Technology\n\n", "Krai\n\n")})
     assert "Yide Ran" not in ask(_finding(results_table, other), question).answer
+
+
+def test_a_term_a_document_used_is_defined_when_no_document_states_a_figure(results_table):
+    """"nvidia's blog says '12.5 tokens/second/user'… what does that even mean": the blog is where the
+    words were seen; no document states a tokens/s figure for it, so the guide says what they mean
+    instead of "no document states such a figure"."""
+    blog = Passage(id="doc:v5.1_nvidia_vendor-blog.md:2", title="NVIDIA blog", source="NVIDIA", rounds=["v5.1"],
+                   text="The interactive scenario sets a stricter per-user speed target.")
+    guide = Passage(id="doc:scenarios.md:3", doc_kind="guide", language="en", title="Scenarios",
+                    text="## Tokens per second\n\nTokens per second is the throughput unit of language models, "
+                         "for the whole tested system, not for one user.")
+    a = ask(_finding(results_table, blog, guide),
+            "nvidia's blog says '12.5 tokens/second/user' and '99th percentile'... what does that even mean")
+    assert a.status == "answered" and "throughput unit of language models" in a.answer, a.answer
