@@ -9,13 +9,16 @@ closest valid values, and every number in an answered turn cites its rows.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.answer import Answer
 from assistant.datasets import Route, default_dataset
 from assistant.notes import Note, localize
 from assistant.parsed import Parsed
 from assistant.retrieval import Want
+
+if TYPE_CHECKING:
+    from assistant.executor import QueryResult
 
 
 def _no_data(question: str, text: str, notes: list[str] | None = None, query: dict | None = None) -> Answer:
@@ -220,6 +223,8 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
     # the documents of the rounds the user named, or of the rows found when the round was only the
     # latest by default ("juniper's in-house lab": Juniper's rows, and its statement, are v4.1's)
     rounds = (result.spec or spec).filters.round if not parsed.round_defaulted else None
+    if commentary and answer.status == "answered":
+        _new_terms_defined(answer, result, parsed, engine)
     if commentary and answer.status == "answered" and (lead := _quoted_ratio(question, answer, engine, parsed)):
         answer = lead
     elif commentary and parsed.needs_commentary and answer.status == "answered":
@@ -597,6 +602,35 @@ def _term_beside(answer: Answer, parsed: Parsed, engine: Any) -> None:
     answer.answer = defined.answer + " " + answer.answer
     answer.status = "answered"
     answer.citations = defined.citations + [c for c in answer.citations if c not in defined.citations]
+
+
+# At most this many new benchmarks get the guide's entry beside the list ("what do the new ones
+# measure" over a round that added five would bury the list).
+NEW_DEFINED = 2
+
+
+def _new_terms_defined(answer: Answer, result: QueryResult, parsed: Parsed, engine: Any) -> None:
+    """"vad mäter det nya agenttestet för edge i v6.1?": the table lists what is new in the round,
+    and the question asks what it measures, so the guide's entry for each new benchmark follows
+    (one or two; more and the list says enough)."""
+    from assistant.compose_docs import define_answer
+    from assistant.parse import parse
+
+    r = parsed.reading
+    spec = result.spec
+    if r is None or not r.has("cue", "define") or spec is None or spec.op != "difference" \
+            or spec.column != "benchmark" or result.empty:
+        return
+    names = list(dict.fromkeys(result.items))
+    if not 0 < len(names) <= NEW_DEFINED:
+        return
+    for name in names:
+        term = parse(name, engine.catalog)
+        term.intent, term.language = "define", parsed.language
+        defined = define_answer(name, _guide(name, term, engine), term, [])
+        if defined.status == "answered":
+            answer.answer += " " + defined.answer
+            answer.citations += [c for c in defined.citations if c not in answer.citations]
 
 
 def _claim_beside(answer: Answer, parsed: Parsed, engine: Any) -> None:

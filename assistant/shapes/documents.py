@@ -239,6 +239,10 @@ def _define_reads(ctx: Context) -> bool:
     # measure ("what is the result in 6.0") asks for results
     if ctx.rounds and (not r.has("cue", "define") or r.has("measure")):
         return False
+    # "what does the new benchmark in v6.1 measure": what is new in a round is a list from the table
+    # (the guide then defines each), even inside the definition's own words
+    if ctx.rounds and r.has("operation", "new") and not r.has("cue", "frequency"):
+        return False
     # "how often do new rounds come": the cadence, not what is new
     rejected = ("count", "list", "gone", "trend", "who", "appearances") + (() if r.has("cue", "frequency") else ("new",))
     # ... an operation inside the definition's own words asks nothing ("dlrm-v3 vs dlrm-v2, what changed")

@@ -652,3 +652,15 @@ def test_a_term_a_document_used_is_defined_when_no_document_states_a_figure(resu
     a = ask(_finding(results_table, blog, guide),
             "nvidia's blog says '12.5 tokens/second/user' and '99th percentile'... what does that even mean")
     assert a.status == "answered" and "throughput unit of language models" in a.answer, a.answer
+
+
+def test_what_a_new_benchmark_measures_lists_it_then_defines_it(results_table):
+    """"what does the new edge benchmark in v6.1 measure?": the table says which benchmark is new,
+    and the guide's entry for it follows; a plain "which are new" gets the list alone."""
+    guide = Passage(id="doc:benchmarks.md:9", doc_kind="guide", language="en", title="Benchmarks",
+                    text="## qwen3.6-27b\n\nqwen3.6-27b is the agentic edge benchmark, in which the model calls "
+                         "software tools on a local device.")
+    eng = _finding(results_table, guide)
+    a = ask(eng, "what does the new edge benchmark in v6.1 measure?")
+    assert a.answer.startswith("New in v6.1") and "agentic edge benchmark" in a.answer, a.answer
+    assert "agentic" not in ask(eng, "which edge benchmarks are new in v6.1?").answer

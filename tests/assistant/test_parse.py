@@ -501,7 +501,8 @@ def test_attributes_of_named_results_are_values_not_terms(catalog, question):
                                       "server vs interactive in v6.0",  # two terms in a round: results
                                       "offline vs server for nvidia",  # ... or of a company
                                       "server vs interactive tokens/s",  # ... or by a measure
-                                      "can i compare the h200 and b200?"])  # "can i compare" two chips
+                                      "can i compare the h200 and b200?",  # "can i compare" two chips
+                                      "what does the new benchmark in v6.1 measure?"])  # new: a list first
 def test_a_term_beside_a_request_or_a_named_system_is_no_definition(catalog, question):
     assert parse(question, catalog).intent != "define"
 
