@@ -438,8 +438,9 @@ def _compose_aggregate(question: str, result: Any, parsed: Parsed | None) -> Ans
             names = [("none (CPU only)" if lang != "sv" else "none (endast CPU)") if n in ("none", "N/A") else n
                      for n in names]
         where = f" in {scope}" if scope else ""
-        text = (f"{len(names)} {_plural(keys[-1], lang)}{where}: " if lang != "sv" else
-                f"{len(names)} {_plural(keys[-1], lang)}{' i ' + scope if scope else ''}: ") + ", ".join(names) + "."
+        noun = _plural(keys[-1], lang, len(names))
+        text = (f"{len(names)} {noun}{where}: " if lang != "sv" else
+                f"{len(names)} {noun}{' i ' + scope if scope else ''}: ") + ", ".join(names) + "."
     else:
         parts = [f"{label_of(r)}: {semantics.format_number(r['value'], lang=lang)}" for r in records]
         capped = any(n.startswith("showing ") for n in result.notes)  # some groups left out: no total
@@ -490,8 +491,16 @@ _PLURALS = {"benchmark": ("benchmarks", "benchmark"), "submitter": ("submitters"
             "round": ("rounds", "rundor")}
 
 
-def _plural(col: str, lang: str) -> str:
-    en, sv = _PLURALS.get(col, (col + "s", col))
+_SINGULARS = {"benchmark": ("benchmark", "benchmark"), "submitter": ("submitter", "inskickare"),
+              "platform": ("system", "system"), "system_name": ("system", "system"),
+              "accelerator_family": ("accelerator type", "acceleratortyp"),
+              "accelerator_vendor": ("chip vendor", "chiptillverkare"), "scenario": ("scenario", "scenario"),
+              "round": ("round", "runda")}
+
+
+def _plural(col: str, lang: str, count: int = 2) -> str:
+    """The column's noun for `count` things ("1 benchmark", "3 benchmarks")."""
+    en, sv = (_SINGULARS if count == 1 else _PLURALS).get(col, (col if count == 1 else col + "s", col))
     return sv if lang == "sv" else en
 
 
@@ -520,8 +529,9 @@ def _compose_difference(question: str, result: Any, parsed: Parsed | None) -> An
         text = (f"In {first} but no longer in {second} ({len(items)}): " if lang != "sv" else
                 f"Fanns i {first} men inte längre i {second} ({len(items)}): ") + ", ".join(items) + "."
     else:
-        text = (f"New in {first} (not in {second}), {len(items)} {_plural(spec.column, lang)}: " if lang != "sv" else
-                f"Nya i {first} (fanns inte i {second}), {len(items)} {_plural(spec.column, lang)}: ") \
+        text = (f"New in {first} (not in {second}), {len(items)} {_plural(spec.column, lang, len(items))}: "
+                if lang != "sv" else
+                f"Nya i {first} (fanns inte i {second}), {len(items)} {_plural(spec.column, lang, len(items))}: ") \
             + ", ".join(items) + "."
     values = [Value(value=float(len(items)), unit=None, label=f"{spec.column} in {first} not in {second}",
                     result_ids=[r["result_id"] for r in rows])]

@@ -109,6 +109,8 @@ def test_difference_lists_items():
                      other=Filters(round=["v6.0"]))
     a = compose("q", QueryResult(spec=spec, rows=_rows(), items=["a-bench", "b-bench"]))
     assert "New in v6.1 (not in v6.0), 2 benchmarks: a-bench, b-bench." == a.answer
+    one = compose("q", QueryResult(spec=spec, rows=_rows(), items=["a-bench"]))
+    assert "New in v6.1 (not in v6.0), 1 benchmark: a-bench." == one.answer  # one: singular
 
 
 def test_commentary_quotes_passages_and_never_acts_on_them():
