@@ -258,8 +258,7 @@ def _statement_beside(question: str, answer: Answer, engine: Any, parsed: Parsed
     beyond = [w for w in words.unread(parsed.reading) if len(w) >= BEYOND_MIN and w.lower() not in numbers]
     if not orgs or not beyond:
         return
-    # what the organisation wrote, searched without the guide boost a "what's the …" would add
-    found = [p for p in _passages(question, engine, rounds, parsed, guide=False) if p.doc_kind != "guide"]
+    found = _documents(question, engine, rounds, parsed)
     # the organisation's own words: its section of a discussion, or a document it published
     passages = [p for p in found
                 if written_by(p, found, orgs) and 2 * holds_words(p, beyond, parsed.language) >= len(beyond)]
@@ -277,7 +276,7 @@ def _documents_instead(question: str, answer: Answer, engine: Any, parsed: Parse
     from assistant.compose_docs import asked_figure
 
     rounds = parsed.explicit.get("round")  # a round the user named, not the latest by default
-    passages = [p for p in _passages(question, engine, rounds, parsed, guide=False) if p.doc_kind != "guide"]
+    passages = _documents(question, engine, rounds, parsed)
     if not passages:
         return None
     figure = asked_figure(parsed) if not parsed.claimed else None
@@ -304,7 +303,7 @@ def _quoted_ratio(question: str, answer: Answer, engine: Any, parsed: Parsed) ->
     if r is None or parsed.claimed or r.has("cue", "is_it_true", "yes_no", "table") or not words.quotes_ratio(r):
         return None
     rounds = parsed.explicit.get("round")
-    passages = [p for p in _passages(question, engine, rounds, parsed, guide=False) if p.doc_kind != "guide"]
+    passages = _documents(question, engine, rounds, parsed)
     documents = figure_answer(question, passages, parsed, "ratio", only=words.ratios(r.text)) if passages else None
     if documents is None or documents.status != "answered":
         return None
@@ -432,7 +431,7 @@ def _written_by_unknown(question: str, parsed: Parsed, engine: Any) -> Answer | 
     if not parsed.unknown:
         return None
     rounds = parsed.explicit.get("round")
-    found = [p for p in _passages(question, engine, rounds, parsed, guide=False) if p.doc_kind != "guide"]
+    found = _documents(question, engine, rounds, parsed)
     own = [p for p in found if written_by(p, found, parsed.unknown)]
     if not own:
         return None
@@ -483,6 +482,12 @@ def _passages(question: str, engine: Any, rounds: list[str] | None, parsed: Pars
         return engine.search(question, rounds=rounds, want=want if guide is None else replace(want, guide=guide))
     except Exception:  # the commentary store is optional for numeric answers
         return []
+
+
+def _documents(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed) -> list:
+    """What the documents say, never our guide: searched as if no definition were asked (a
+    "what's the …" would boost the guide), and the guide's chunks left out (it is nobody's claim)."""
+    return [p for p in _passages(question, engine, rounds, parsed, guide=False) if p.doc_kind != "guide"]
 
 
 # Guide chunks a definition chooses from: more than the guide holds, so define_answer chooses among
