@@ -592,21 +592,27 @@ def _term_beside(answer: Answer, parsed: Parsed, engine: Any) -> None:
     asking what a term means beside what a document says about something else gets the guide's
     definition of the term first, then the documents' words. The term is read as a question of
     its own, so the guide section is chosen by the term, not by the chip the question is about."""
-    from assistant.compose_docs import define_answer
-    from assistant.parse import parse
-
     r = parsed.reading
     terms = sorted((m for m in parsed.entities if m.column in _TERM_COLUMNS), key=lambda m: m.span)  # the first named
     if r is None or not r.has("cue", "define") or not terms:
         return
-    term = parse(terms[0].text, engine.catalog)
-    term.intent, term.language = "define", parsed.language
-    defined = define_answer(terms[0].text, _guide(terms[0].text, term, engine), term, [])
+    defined = _defined(terms[0].text, parsed.language, engine)
     if defined.status != "answered":
         return
     answer.answer = defined.answer + " " + answer.answer
     answer.status = "answered"
     answer.citations = defined.citations + [c for c in answer.citations if c not in defined.citations]
+
+
+def _defined(term: str, language: str, engine: Any) -> Answer:
+    """The guide's definition of one term, read as a question of its own, so its section is
+    chosen by the term and not by the rest of the question it came from."""
+    from assistant.compose_docs import define_answer
+    from assistant.parse import parse
+
+    asked = parse(term, engine.catalog)
+    asked.intent, asked.language = "define", language
+    return define_answer(term, _guide(term, asked, engine), asked, [])
 
 
 # At most this many new benchmarks get the guide's entry beside the list ("what do the new ones
@@ -618,9 +624,6 @@ def _new_terms_defined(answer: Answer, result: QueryResult, parsed: Parsed, engi
     """"vad mäter det nya agenttestet för edge i v6.1?": the table lists what is new in the round,
     and the question asks what it measures, so the guide's entry for each new benchmark follows
     (one or two; more and the list says enough)."""
-    from assistant.compose_docs import define_answer
-    from assistant.parse import parse
-
     r = parsed.reading
     spec = result.spec
     if r is None or not r.has("cue", "define") or spec is None or spec.op != "difference" \
@@ -630,9 +633,7 @@ def _new_terms_defined(answer: Answer, result: QueryResult, parsed: Parsed, engi
     if not 0 < len(names) <= NEW_DEFINED:
         return
     for name in names:
-        term = parse(name, engine.catalog)
-        term.intent, term.language = "define", parsed.language
-        defined = define_answer(name, _guide(name, term, engine), term, [])
+        defined = _defined(name, parsed.language, engine)
         if defined.status == "answered":
             answer.answer += " " + defined.answer
             answer.citations += [c for c in defined.citations if c not in answer.citations]
