@@ -58,38 +58,34 @@ def needs_commentary(r: Reading) -> bool:
     return r.has("cue", *SOURCE_CUES) or asks_specs(r) or quotes_ratio(r)
 
 
-_RATIO_ATTACHED = re.compile(r"^\d+(?:\.\d+)?[x×]$")  # "2.7x"
-# A ratio written in a text ("2.7x", "2.7 times"), to tell whether a quote states the one asked.
+# A ratio written in a text ("2.7x", "2.7 times", "2,5 gånger"): a number and a ratio word.
 _RATIO_WORDS = "|".join(sorted({w for language in ("en", "sv") for w in lexicon.load(language).phrases(
     "cue", "ratio_word")}, key=len, reverse=True))
 _RATIO_FIGURE = re.compile(rf"\b(\d+(?:[.,]\d+)?)\s*-?(?:×|{_RATIO_WORDS})(?![a-zåäö])", re.I)
+# Names a count of chips can stand before ("8x h100", "an 8x b200 system"): then "8x" is no ratio.
+_COUNTED = ("accelerator_family", "accelerator", "accelerator_vendor", "system_name", "platform")
 
 
 def ratios(text: str) -> set[float]:
     """The ratios a text writes ("2.7x", "2.7 times", "3-fold"), as numbers."""
     return {float(m.group(1).replace(",", ".")) for m in _RATIO_FIGURE.finditer(text)}
-# Names a count of chips can stand before ("8x h100", "an 8x b200 system"): then "8x" is no ratio.
-_COUNTED = ("accelerator_family", "accelerator", "accelerator_vendor", "system_name", "platform")
 
 
 def quotes_ratio(r: Reading) -> bool:
     """"which partner achieved the 2.7x deepseek-r1 speedup?", "the 3 times faster claim": a ratio
-    written as a figure ("2.7x", "3 times") beside a ratio word, not a count of chips ("8x h100",
-    "the gb200 nvl72 288x thing")."""
+    written as a figure beside a ratio word, and not part of a name (a system called "… 6x …") nor
+    a count of chips or machines ("8x h100", "an 8x gpu system", "8x systems")."""
     if not r.has("measure", "ratio"):
         return False
+    spans = [m.span for m in r.matches]
     starts = {m.span[0] for m in r.matches if m.column in _COUNTED}
-    for i, tok in enumerate(r.tokens):
-        if any(s <= tok.start < e for s, e in (m.span for m in r.matches)):
-            continue  # inside a name ("Orrick Optimized 6x NVIDIA B200")
-        attached = bool(_RATIO_ATTACHED.match(tok.text))
-        if not attached and not (tok.text.replace(".", "", 1).isdigit() and r.tag_at(i + 1, "cue") is not None
-                                 and any(t.value == "ratio_word" for t in r.tags if t.first == i + 1)):
+    for found in _RATIO_FIGURE.finditer(r.text):
+        if any(s <= found.start() < e for s, e in spans):
             continue
-        following = i + (1 if attached else 2)
-        if following < len(r.tokens) and (r.tokens[following].start in starts or any(
+        following = next((i for i, tok in enumerate(r.tokens) if tok.start >= found.end()), None)
+        if following is not None and (r.tokens[following].start in starts or any(
                 r.tag_at(following, kind) is not None for kind in ("grouping", "attribute", "unit"))):
-            continue  # "8x h100", "an 8x gpu system", "8x systems": a count of chips or machines
+            continue
         return True
     return False
 
