@@ -253,7 +253,7 @@ def _attributed(text: str, tags: list[Tag], tokens: list[Token], matches: list[M
         name = next(((s, e) for s, e in names if s >= t.end and not text[t.end:s].strip()), None)
         if name is None or text[name[1]:].strip()[:1] not in ("", "?", "!", ".", ",", ";", ")"):
             continue
-        out = [u for u in out if not (u.first == t.first and u.kind in ("cue", "grouping")
+        out = [u for u in out if not (u.first == t.first and u.kind == "cue"
                                       and u.value in ("group_each", "attributed"))]
         out.append(Tag("cue", "source", t.first, _token_index(tokens, name[1] - 1) + 1, t.start, name[1],
                        text[t.start:name[1]].lower()))
