@@ -252,6 +252,7 @@ class Asked:
 
 
 _TOLERANCE = re.compile(r"\+\s*/\s*-|±|\+-|plus or minus|plus/minus|plus minus", re.I)
+_TOLERANCE_BEFORE = re.compile(rf"(?:{_TOLERANCE.pattern})\s*$", re.I)  # "within +/-4%": right before the figure
 
 
 def _asked(question: str, parsed: Parsed) -> Asked:
@@ -455,7 +456,7 @@ def _is_figure(sentence: str, match: re.Match[str], figure: str, tolerance: bool
     """Not a number that belongs to a round or a model name ("MLPerf Inference 6.0", "Llama 2 70B"),
     nor a tolerance ("within +/-4%") unless the question asks for one."""
     text = match.group(0).strip()
-    if not tolerance and re.search(r"(?:\+/-|±|\+-)\s*$", sentence[:match.start()]):
+    if not tolerance and _TOLERANCE_BEFORE.search(sentence[:match.start()]):
         return False  # "within +/-4%": a tolerance, not a figure stated
     if figure in ("count", "amount"):
         if _NOT_A_FIGURE.match(text) or _YEAR.match(text) or _MODEL_SIZE_AFTER.match(sentence[match.end():]):
