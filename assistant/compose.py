@@ -660,7 +660,7 @@ def best_sentences(question: str, text: str, n: int = 2) -> list[str]:
     words = [_keywords(s) for s in sentences]
     df = Counter(w for ws in words for w in ws & keys)
     weight = {w: math.log(1 + len(sentences) / df[w]) for w in df}
-    scored = [(sum(weight[w] for w in keys & ws), -i, s) for i, (ws, s) in enumerate(zip(words, sentences))]
+    scored = [(math.fsum(weight[w] for w in keys & ws), -i, s) for i, (ws, s) in enumerate(zip(words, sentences))]
     top = sorted(scored, reverse=True)[:n]
     return [s for _, _, s in sorted(top, key=lambda t: -t[1])]
 

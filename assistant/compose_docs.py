@@ -287,7 +287,7 @@ def _nearest(sentence: str, matches: list[re.Match[str]], keys: dict[str, float]
         for gap, w in enumerate(reversed(before)):
             if (k := _key_of(w, keys)) is not None:
                 near[k] = max(near.get(k, 0.0), keys[k] * (1.5 - 0.3 * gap))
-        bonus = sum(near.values())
+        bonus = math.fsum(near.values())
         if best is None or bonus > best[0]:
             best = (bonus, order, match)
     assert best is not None
@@ -372,9 +372,9 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
     for rank, (p, sentence) in enumerate(candidates):
         lowered = sentence.lower()
         words = _shared(_stems(sentence), wanted)
-        subject = sum(weight.get(w, 0.0) for w in asked.keys & words) + \
-            0.5 * sum(weight.get(w, 0.0) for w in asked.synonyms & words)
-        named = sum(w for n, w in name_weight.items() if n in lowered)
+        subject = math.fsum(weight.get(w, 0.0) for w in asked.keys & words) + \
+            0.5 * math.fsum(weight.get(w, 0.0) for w in asked.synonyms & words)
+        named = math.fsum(w for n, w in name_weight.items() if n in lowered)
         publisher, kind_words = doc_parts(p)
         if p.id not in by_asked:  # its publisher, or the organisation whose section of a discussion it
             # is, unless the question names another publisher ("who at intel did hardwarebee quote")
@@ -689,8 +689,8 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         for t in ([term] if term else terms or asked):
             named = max(named, 20 if heading == t else 10 if heading.startswith(t) or (head and t.startswith(
                 heading)) else 0)
-        said = 3 * sum(idf.get(k, 0.0) for k in (keys - text_only) & heads[id(section)]) + \
-            sum(idf.get(k, 0.0) for k in keys & bodies[id(section)])
+        said = 3 * math.fsum(idf.get(k, 0.0) for k in (keys - text_only) & heads[id(section)]) + \
+            math.fsum(idf.get(k, 0.0) for k in keys & bodies[id(section)])
         return named + said + 2 * (p.language == lang), -len(head.split())  # equal: the plainer heading
 
     if len(terms) >= 2:

@@ -152,7 +152,7 @@ def rerank(query: str, passages: list[Passage], want: Want) -> list[Passage]:
     words = [_passage_terms(t) for t in texts]
     df = {t: sum(t in ws or t in tx for ws, tx in zip(words, texts)) for t in terms}
     n = len(passages) or 1
-    lexical = [sum(math.log(1 + n / df[t]) for t in terms if df[t] and (t in ws or (" " in t and t in tx)))
+    lexical = [math.fsum(math.log(1 + n / df[t]) for t in terms if df[t] and (t in ws or (" " in t and t in tx)))
                for ws, tx in zip(words, texts)]
     lex_rank = {i: r for r, i in enumerate(sorted(range(len(passages)), key=lambda i: -lexical[i]))}
     names = [nm.lower() for nm in want.names]
