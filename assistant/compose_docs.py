@@ -30,6 +30,8 @@ _NUM = r"(?<![\w.,])(?<![A-Za-z]-)(?:\d[\d,.\u00a0]*\d|\d)(?![\w]|\.\d)"
 _SIZE = r"(?<![\w.,])\d+(?:\.\d+)?[BM]\b"  # a model's size in parameters: "671B", "8B"
 # A quantity written with its unit attached: "8TB/s", "288GB", "10PFLOPS", "700W".
 _UNIT_ATTACHED = r"(?<![\w.,])\d+(?:[.,]\d+)?(?:TB/s|GB/s|TB|GB|MB|PFLOPS|TFLOPS|kW|W)\b"
+# A number in thousands or millions, the letter attached or not: "648k tok/s", "1.2 M tokens".
+_SCALED = rf"(?:(?<![\w.,])\d+(?:[.,]\d+)?[kKM]|(?:{_NUM})\s*(?:k|K|M)?)"
 # A ratio written with its "x" attached: "5x shorter", "4,4x lower", "2.5×".
 _TIMES_ATTACHED = r"(?<![\w.,])\d+(?:[.,]\d+)?[x×](?![\w])"
 # A small count written as a word before what it counts ("nine OEMs", "tre servrar"), from the
@@ -44,11 +46,14 @@ FIGURES: dict[str, re.Pattern[str]] = {
     "share": re.compile(rf"(?:{_NUM})\s*(?:%|percent|per cent|procent)", re.I),
     "money": re.compile(rf"(?:US\$|\$|€|£)\s*(?:{_NUM})(?:\s*(?:billion|million|bn|m|miljarder|miljoner))?|"
                         rf"(?:{_NUM})\s*(?:billion|million)\s*(?:dollars|USD)", re.I),
-    "tokens": re.compile(rf"(?:{_NUM})\s*(?:k|K|M)?\s*(?:tokens?|tok)(?:/s|\s*per\s*second|/sec)?", re.I),
-    "samples": re.compile(rf"(?:{_NUM})\s*(?:samples?|queries)(?:/s| per second)?", re.I),
+    "tokens": re.compile(rf"{_SCALED}\s*(?:tokens?|tok)(?:/s|\s*per\s*second|/sec)?", re.I),
+    "samples": re.compile(rf"(?:{_NUM})\s*(?:samples?|queries|images?)(?:/s| per second)?", re.I),
     "efficiency": re.compile(rf"(?:{_NUM}).{{0,40}}per\s*watt|(?:{_NUM})\s*\S+/W\b", re.I),
     "power": re.compile(rf"(?:{_NUM})\s*(?:kW|W|watts?)\b", re.I),
     "latency": re.compile(rf"(?:{_NUM})\s*(?:ms|milliseconds?|seconds?|s)\b", re.I),
+    # A result's value, in any unit MLPerf reports ("what score did X get", "their top results").
+    "result": re.compile(rf"{_SCALED}\s*(?:tokens?|tok|samples?|queries|images?)\s*(?:/\s*s(?:ec)?\b|per\s*second)"
+                         rf"|(?:{_NUM})\s*(?:ms|milliseconds?|seconds?)\b", re.I),
     "count": re.compile(rf"(?:{_NUM})(?:\s*(?:billion|million|trillion))?|{_SIZE}|{_COUNT_WORD}", re.I),
     "amount": re.compile(rf"{_UNIT_ATTACHED}|(?:{_NUM})(?:\s*(?:billion|million|trillion|TB/s|GB/s|TB|GB|MB|%|x|×))?|"
                          rf"{_SIZE}", re.I),
@@ -100,8 +105,10 @@ def asked_figure(parsed: Parsed) -> str | None:
     if r.has("cue", "yes_no") and not r.has("cue", "source", "source_weak") and not r.has("measure", "amount"):
         return None
     figure = next((figure for kind, value, figure in _ASKED if r.has(kind, value)), None)
+    if figure is None and words.asks_result(r):  # "what score did X get": a result's value, any unit
+        figure = "result"
     asks_number = r.has("measure", "amount", "ratio", "share", "money") or r.has("operation", "count") \
-        or r.has("cue", "source") or bool(parsed.claimed)
+        or r.has("cue", "source") or bool(parsed.claimed) or figure == "result"
     return figure if figure in _STATED or asks_number else None
 
 

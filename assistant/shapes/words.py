@@ -90,6 +90,23 @@ def quotes_ratio(r: Reading) -> bool:
     return False
 
 
+def asks_result(r: Reading) -> bool:
+    """Whether the question's wh-word asks for a result's value: "what score did X get", "what were
+    NVIDIA's top Qwen3-VL results", "vilken poäng fick": a results or throughput word follows the
+    wh-word with only names and read words between, and no other noun ("which two benchmarks did AMD
+    post results on" asks for benchmarks; "which cloud provider … leading results" for a name)."""
+    for tag in r.tagged("measure", "results", "throughput"):
+        wh = max((t.last for t in r.tagged("cue", "wh") if t.last <= tag.first), default=None)
+        if wh is not None and all(read_at(r, i) and not any(_tagged_at(r, i, kind) for kind in _NOUN_KINDS)
+                                  for i in range(wh, tag.first)):
+            return True
+    return False
+
+
+# Tags that stand for a noun a question may ask about instead of a result ("which benchmarks").
+_NOUN_KINDS = ("grouping", "attribute", "measure")
+
+
 def asks_specs(r: Reading) -> bool:
     """"how much memory", "how many parameters does wan 2.2 have": an amount of what a system or
     model is made of, which no result records."""

@@ -617,3 +617,28 @@ def test_organisations_asked_are_the_names_a_sentence_gives(catalog, question):
     assert answer.answer.startswith(("According to AMD", "Enligt AMD")) and "Inventec, Netweb" in answer.answer, \
         answer.answer
     assert "Shopify" not in answer.answer and "24 organisations" not in answer.answer
+
+
+RESULTS = _doc("v6.0_pubgpclite_amd-news.md", 3,
+               "AMD says the MI355X is its fastest part yet, with 288 GB of memory. One MI355X node reached 648k "
+               "tok/s on Llama 2 70B Offline, and on Qwen3-VL it served 79 samples/sec.",
+               source="pubgpclite.com (aggregator; restates AMD's claims)")
+
+
+@pytest.mark.parametrize("question, figure", [
+    # a wh-word that asks for a result's value: its figure in a result's unit, not the memory's
+    ("what throughput did amd say one mi355x node reached on llama 2 70b offline in v6.0?", "648k tok/s"),
+    ("what score did the mi355x get on qwen3-vl according to pubgpclite?", "79 samples/sec"),
+    ("vilken poäng fick mi355x på qwen3-vl enligt pubgpclite?", "79 samples/sec"),
+])
+def test_a_result_asked_for_is_a_figure_in_a_results_unit(catalog, question, figure):
+    assert asked_figure(parse(question, catalog)) == "result"
+    assert figure + ":" in _ask(catalog, question, [RESULTS]).answer
+
+
+@pytest.mark.parametrize("question", [
+    "on which two benchmarks did amd post its first-ever results in v6.0, according to its blog?",
+    "which cloud provider does the swedish article credit with leading results on b200?",
+])
+def test_results_named_after_another_noun_ask_for_that_noun(catalog, question):
+    assert asked_figure(parse(question, catalog)) != "result"
