@@ -52,7 +52,8 @@ FIGURES: dict[str, re.Pattern[str]] = {
     "power": re.compile(rf"(?:{_NUM})\s*(?:kW|W|watts?)\b", re.I),
     "latency": re.compile(rf"(?:{_NUM})\s*(?:ms|milliseconds?|seconds?|s)\b", re.I),
     # A result's value, in any unit MLPerf reports ("what score did X get", "their top results").
-    "result": re.compile(rf"{_SCALED}\s*(?:tokens?|tok|samples?|queries|images?)\s*(?:/\s*s(?:ec)?\b|per\s*second)"
+    "result": re.compile(rf"{_SCALED}\s*(?:(?:offline|server|interactive)\s+)?(?:tokens?|tok|samples?|queries|images?)"
+                         rf"\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s*second)"
                          rf"|(?:{_NUM})\s*(?:ms|milliseconds?|seconds?)\b", re.I),
     "count": re.compile(rf"(?:{_NUM})(?:\s*(?:billion|million|trillion))?|{_SIZE}|{_COUNT_WORD}", re.I),
     "amount": re.compile(rf"{_UNIT_ATTACHED}|(?:{_NUM})(?:\s*(?:billion|million|trillion|TB/s|GB/s|TB|GB|MB|%|x|×))?|"

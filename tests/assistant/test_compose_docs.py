@@ -621,7 +621,8 @@ def test_organisations_asked_are_the_names_a_sentence_gives(catalog, question):
 
 RESULTS = _doc("v6.0_pubgpclite_amd-news.md", 3,
                "AMD says the MI355X is its fastest part yet, with 288 GB of memory. One MI355X node reached 648k "
-               "tok/s on Llama 2 70B Offline, and on Qwen3-VL it served 79 samples/sec.",
+               "tok/s on Llama 2 70B Offline, and on Qwen3-VL it served 79 samples/sec. Four Trillium chips "
+               "delivered 4.49 server queries/second.",
                source="pubgpclite.com (aggregator; restates AMD's claims)")
 
 
@@ -630,6 +631,8 @@ RESULTS = _doc("v6.0_pubgpclite_amd-news.md", 3,
     ("what throughput did amd say one mi355x node reached on llama 2 70b offline in v6.0?", "648k tok/s"),
     ("what score did the mi355x get on qwen3-vl according to pubgpclite?", "79 samples/sec"),
     ("vilken poäng fick mi355x på qwen3-vl enligt pubgpclite?", "79 samples/sec"),
+    # the scenario between the number and its unit, the unit spelled out
+    ("what throughput did four trillium chips deliver, according to pubgpclite?", "4.49 server queries/second"),
 ])
 def test_a_result_asked_for_is_a_figure_in_a_results_unit(catalog, question, figure):
     assert asked_figure(parse(question, catalog)) == "result"
