@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from assistant import glossary, lexicon, templates
 from assistant.answer import Answer, Passage
+from assistant.catalog import Catalog
 from assistant.compose import _answer, _keywords, doc_citations
 from assistant.parsed import Parsed
 from assistant.retrieval import doc_parts
 from assistant.shapes import words
-from assistant.shapes.words import ratios
+from assistant.shapes.words import NAMED_COLUMNS, ratios
 from assistant.shapes.documents import UNIT_MEASURES
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])|\n+")
@@ -108,9 +109,10 @@ def asked_figure(parsed: Parsed) -> str | None:
     figure = next((figure for kind, value, figure in _ASKED if r.has(kind, value)), None)
     if figure is None and words.asks_result(r):  # "what score did X get": a result's value, any unit
         figure = "result"
+    figure = figure or words.asks_column(r)  # "which two benchmarks did Netweb mention": their names
     asks_number = r.has("measure", "amount", "ratio", "share", "money") or r.has("operation", "count") \
         or r.has("cue", "source") or bool(parsed.claimed) or figure == "result"
-    return figure if figure in _STATED or asks_number else None
+    return figure if figure in _STATED or figure in NAMED_COLUMNS or asks_number else None
 
 
 def _source(p: Passage) -> str:
@@ -348,13 +350,34 @@ def statement_owner(p: Passage, passages: list[Passage]) -> str:
 
 
 def _best_quote(asked: Asked, passages: list[Passage], figure: str, own: bool = False,
-                only: set[float] | None = None) -> Quote | None:
-    ranked = ranked_quotes(asked, passages, figure, own, only)
+                only: set[float] | None = None, terms: Terms | None = None) -> Quote | None:
+    ranked = ranked_quotes(asked, passages, figure, own, only, terms)
     return ranked[0][1] if ranked and ranked[0][0] > 0 else None
 
 
+# (position, name as written) of the values of a column a sentence names.
+Terms = Callable[[str], list[tuple[int, str]]]
+
+
+def terms_in(catalog: Catalog, column: str, parsed: Parsed) -> Terms:
+    """The values of `column` (a chip asked is any chip: family or model) a sentence names, read by
+    the catalog that reads questions, leaving out those the question names itself."""
+    columns = {"accelerator_family", "accelerator"} if column.startswith("accelerator") else {column}
+    named = {v for m in parsed.entities for v in m.values}
+
+    def found(sentence: str) -> list[tuple[int, str]]:
+        by_value: dict[tuple[str, ...], tuple[int, str]] = {}
+        for m in sorted(catalog.resolve(sentence, fuzzy=False), key=lambda m: m.span):
+            text = sentence[m.span[0]:m.span[1]]
+            # a name, not the task it is known by ("speech recognition" is Whisper's task, not its name)
+            if m.column in columns and not set(m.values) & named and text != text.lower():
+                by_value.setdefault(m.values, (m.span[0], text))
+        return list(by_value.values())
+    return found
+
+
 def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool = False,
-                  only: set[float] | None = None) -> list[tuple[float, Quote]]:
+                  only: set[float] | None = None, terms: Terms | None = None) -> list[tuple[float, Quote]]:
     """Every sentence with a figure of the kind that best answers: the question's subject words
     weighted by how rare they are among the candidate sentences ("transistors" outweighs
     "MLPerf"), the figure standing next to what was asked ("86 results"), the names asked about,
@@ -392,7 +415,12 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
         about = any(n in p.text.lower() for n in names)
         if subject + named == 0 and not (written or about):
             continue
-        if figure in _STATED:
+        if figure in NAMED_COLUMNS:  # "which two benchmarks": every one the sentence names
+            values = terms(sentence) if terms else []
+            if not values:
+                continue
+            found, near = ", ".join(dict.fromkeys(v for _, v in sorted(values))), 0.0
+        elif figure in _STATED:
             people = _people(sentence, asked, p, passages, figure)
             if not people:
                 continue
@@ -542,18 +570,23 @@ def _also_stated(asked: Asked, quote: Quote, passages: list[Passage], asks: tupl
 
 
 def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure: str, own: bool = False,
-                  only: set[float] | None = None) -> Answer:
+                  only: set[float] | None = None, catalog: Catalog | None = None) -> Answer:
     """"According to <source>, <figure>": the figure of the kind asked, from the retrieved
     sentence that states it and best shares the question's words; quoted, cited, labelled.
     `own`: only from what the organisation or publisher the question names wrote. `only`: only a
-    figure of these values ("the 2.7x speedup": a sentence that states 2.7x)."""
+    figure of these values ("the 2.7x speedup": a sentence that states 2.7x). A column's values
+    asked for ("which benchmarks") are read with `catalog`."""
     lang = parsed.language
     asked = _asked(question, parsed)
     quoted = [p for p in passages if p.doc_kind != "guide"]  # our guide is nobody's claim
     passages = quoted or passages  # (kept to cite when nothing else was retrieved)
+    terms = terms_in(catalog, figure, parsed) if catalog is not None and figure in NAMED_COLUMNS else None
+    if terms is not None:  # "which nvidia card did GATEOverflow run, in their own text": theirs, or no name
+        who = [n.lower() for m in parsed.entities if m.column == "submitter" for n in (m.text, *m.values)]
+        quoted = [p for p in quoted if written_by(p, quoted, who + list(asked.publishers))] or quoted
     quote = None
     for kind in (figure, *_NEAR.get(figure, ())) if only is None else (figure,):
-        quote = quote or _best_quote(asked, quoted, kind, own, only)
+        quote = quote or _best_quote(asked, quoted, kind, own, only, terms)
     if quote is None:
         text = templates.text(lang, "docs", "no_figure")
         return _answer(question, text, status="no_data", passages=passages, citations=doc_citations(passages),

@@ -280,7 +280,8 @@ def _documents_instead(question: str, answer: Answer, engine: Any, parsed: Parse
     if not passages:
         return None
     figure = asked_figure(parsed) if not parsed.claimed else None
-    documents = _figure_then_quotes(question, passages, parsed, figure, own=True) if figure else None
+    documents = _figure_then_quotes(question, passages, parsed, figure, own=True,
+                                    catalog=engine.catalog) if figure else None
     if (documents is None or documents.status != "answered") and not own_only:
         documents = compose_commentary(question, passages, parsed)
     if documents is None or documents.status != "answered":
@@ -334,7 +335,8 @@ def _quote_sources(question: str, answer: Answer, engine: Any, parsed: Any, roun
         # Dell states, from its own words; else what the best passages say. Never another
         # author's figure ("my professor said …": no document of theirs), nor beside a claim check.
         figure = asked_figure(parsed) if not parsed.claimed else None
-        extra = _figure_then_quotes(question, passages, parsed, figure, own=True) if figure else None
+        extra = _figure_then_quotes(question, passages, parsed, figure, own=True,
+                                    catalog=engine.catalog) if figure else None
         if extra is None or extra.status != "answered":
             extra = compose.compose_commentary(question, passages, parsed)
         _append_documents(answer, extra)
@@ -436,7 +438,7 @@ def _written_by_unknown(question: str, parsed: Parsed, engine: Any) -> Answer | 
     if not own:
         return None
     figure = asked_figure(parsed)  # from its own words only: another author's name or figure never leads
-    documents = _figure_then_quotes(question, own, parsed, figure) if figure else None
+    documents = _figure_then_quotes(question, own, parsed, figure, catalog=engine.catalog) if figure else None
     if documents is None or documents.status != "answered":
         documents = compose_commentary(question, own, parsed)
     if documents.status != "answered":
@@ -532,13 +534,18 @@ def _facts(parsed: Parsed, engine: Any) -> list[str]:
     return out
 
 
-def _figure_then_quotes(question: str, passages: list, parsed: Parsed, figure: str, own: bool = False) -> Answer:
+def _figure_then_quotes(question: str, passages: list, parsed: Parsed, figure: str, own: bool = False,
+                        catalog: Any = None) -> Answer:
     """The figure asked, from the sentence that states it, then the other passages for context
-    (a second figure asked is often in another sentence). "No such figure" when none states one."""
+    (a second figure asked is often in another sentence). "No such figure" when none states one;
+    the names of a column asked for ("which benchmarks") that no sentence gives: what the passages say."""
     from assistant.compose import compose_commentary
     from assistant.compose_docs import figure_answer
+    from assistant.shapes import words
 
-    answer = figure_answer(question, passages, parsed, figure, own)
+    answer = figure_answer(question, passages, parsed, figure, own, catalog=catalog)
+    if answer.status != "answered" and figure in words.NAMED_COLUMNS:
+        return compose_commentary(question, passages, parsed)
     if answer.status == "answered":
         more = compose_commentary(question, passages, parsed)
         answer.answer += " " + more.answer
@@ -565,7 +572,7 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
             documents = on_asked_term(parsed, _passages(question, engine, rounds, parsed, guide=False))
             answer = compose_commentary(question, documents, parsed) if documents else answer
     elif figure and passages:
-        answer = _figure_then_quotes(question, passages, parsed, figure)
+        answer = _figure_then_quotes(question, passages, parsed, figure, catalog=engine.catalog)
         if answer.status == "no_data" and parsed.reading is not None and parsed.reading.has("cue", "define"):
             # "nvidia's blog says '12.5 tokens/second/user' … what does that even mean": no document
             # states a figure, and the question asks what the words mean: the guide says

@@ -90,21 +90,44 @@ def quotes_ratio(r: Reading) -> bool:
     return False
 
 
+def _asked_after_wh(r: Reading, kind: str, values: tuple[str, ...]) -> str | None:
+    """The value of the first `kind` tag among `values` that a wh-word asks for: the tag follows the
+    wh-word with only names and read words between, and no other noun; else None."""
+    for tag in r.tagged(kind, *values):
+        wh = max((t.last for t in r.tagged("cue", "wh", "wh_word") if t.last <= tag.first), default=None)
+        if wh is not None and all(read_at(r, i) and not any(_tagged_at(r, i, k) for k in _NOUN_KINDS)
+                                  for i in range(wh, tag.first)):
+            return tag.value
+    return None
+
+
+# Tags that stand for a noun a question may ask about instead ("which benchmarks … results").
+_NOUN_KINDS = ("grouping", "attribute", "measure")
+
+
 def asks_result(r: Reading) -> bool:
     """Whether the question's wh-word asks for a result's value: "what score did X get", "what were
-    NVIDIA's top Qwen3-VL results", "vilken poäng fick": a results or throughput word follows the
-    wh-word with only names and read words between, and no other noun ("which two benchmarks did AMD
-    post results on" asks for benchmarks; "which cloud provider … leading results" for a name)."""
-    for tag in r.tagged("measure", "results", "throughput"):
-        wh = max((t.last for t in r.tagged("cue", "wh") if t.last <= tag.first), default=None)
-        if wh is not None and all(read_at(r, i) and not any(_tagged_at(r, i, kind) for kind in _NOUN_KINDS)
-                                  for i in range(wh, tag.first)):
-            return True
-    return False
+    NVIDIA's top Qwen3-VL results", "vilken poäng fick". "Which two benchmarks did AMD post results
+    on" asks for benchmarks; "which cloud provider … leading results" for a name."""
+    return _asked_after_wh(r, "measure", ("results", "throughput")) is not None
 
 
-# Tags that stand for a noun a question may ask about instead of a result ("which benchmarks").
-_NOUN_KINDS = ("grouping", "attribute", "measure")
+# Columns whose values a document can be asked to name ("which two benchmarks did Netweb mention").
+NAMED_COLUMNS = ("benchmark", "accelerator_family", "accelerator", "scenario")
+
+
+def asks_column(r: Reading) -> str | None:
+    """The column whose values the question's wh-word asks for ("vilka två benchmarks nämner de",
+    "which gpu did CoreWeave say it was first with"), or None. "What a benchmark really is" asks
+    what one is, not which."""
+    column = _asked_after_wh(r, "grouping", NAMED_COLUMNS)
+    tag = next(iter(r.tagged("grouping", column)), None) if column else None
+    if tag is not None and tag.first > 0 and r.tokens[tag.first - 1].text.lower() in _INDEFINITE:
+        return None
+    return column
+
+
+_INDEFINITE = {"a", "an", "en", "ett"}
 
 
 def asks_specs(r: Reading) -> bool:

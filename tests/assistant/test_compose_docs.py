@@ -645,3 +645,35 @@ def test_a_result_asked_for_is_a_figure_in_a_results_unit(catalog, question, fig
 ])
 def test_results_named_after_another_noun_ask_for_that_noun(catalog, question):
     assert asked_figure(parse(question, catalog)) != "result"
+
+
+HPE_CHIPS = _doc("v6.0_mlcommons_supplemental-discussion.pdf", 15,
+                 "HPE\n\nThis round HPE ProLiant Compute servers ran with NVIDIA B200 and H200 GPUs, and the results "
+                 "showed strong scaling across 14 configurations.",
+                 source=STATEMENTS, title="MLPerf Inference v6.0 Supplemental Discussion", page=10)
+AMD_CHIPS = _doc("v6.0_amd_vendor-blog.md", 2, "AMD's partners ran the MI355X, and HPE praised the B200 in a panel.",
+                 source="AMD ROCm Blogs")
+
+
+@pytest.mark.parametrize("question", [
+    "which gpus did hpe use in v6.0, according to its statement?",
+    "hpe was in 6.0 again - which gpus did they run in their own statement?",  # a wh-word inside
+    "vilka gpuer körde hpe i v6.0 enligt sitt eget uttalande?",
+])
+def test_the_names_of_a_column_asked_lead_from_the_askers_own_sentence(catalog, question):
+    parsed = parse(question, catalog)
+    assert asked_figure(parsed) == "accelerator_family"
+    answer = figure_answer(question, [AMD_CHIPS, HPE_CHIPS], parsed, "accelerator_family", catalog=catalog)
+    assert re.search(r"HPE \(MLPerf Inference v6.0 Supplemental Discussion\), B200, H200: ", answer.answer), \
+        answer.answer
+
+
+def test_a_column_asked_that_no_sentence_names_is_no_figure(catalog):
+    question = "which gpus did hpe use in v6.0, according to its statement?"
+    answer = figure_answer(question, [HPE], parse(question, catalog), "accelerator_family", catalog=catalog)
+    assert answer.status == "no_data"
+
+
+def test_what_a_term_is_asks_no_names(catalog):
+    assert asked_figure(parse("the article has a line about what a benchmark really is, what does it say?",
+                              catalog)) is None
