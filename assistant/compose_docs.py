@@ -95,10 +95,11 @@ class Quote:
     passage: Passage
 
 
-def asked_figure(parsed: Parsed) -> str | None:
+def asked_figure(parsed: Parsed, table_asked: bool = False) -> str | None:
     """The kind of figure a question asks a document for, or None when it asks no figure. A unit
     word alone ("samples/s means what exactly", "why is latency a result") asks what it is, not a
-    figure: only a question for a number ("how many", "how much", "according to …") asks one."""
+    figure: only a question for a number ("how many", "how much", "according to …") asks one, or
+    one the table was asked (`table_asked`: "krai's edge samples per second and watts in 4.1")."""
     r = parsed.reading
     if r is None:
         return None
@@ -111,7 +112,7 @@ def asked_figure(parsed: Parsed) -> str | None:
         figure = "result"
     figure = figure or words.asks_column(r)  # "which two benchmarks did Netweb mention": their names
     asks_number = r.has("measure", "amount", "ratio", "share", "money") or r.has("operation", "count") \
-        or r.has("cue", "source") or bool(parsed.claimed) or figure == "result"
+        or r.has("cue", "source") or bool(parsed.claimed) or figure == "result" or table_asked
     return figure if figure in _STATED or figure in NAMED_COLUMNS or asks_number else None
 
 

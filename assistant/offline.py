@@ -205,7 +205,7 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
         refused = _spec_error(question, exc, parsed)
         # "gigabyte's h200 vs its older h100 numbers, how much faster on sdxl and on llama?": the table
         # cannot line up those units, but the company may state the figure itself
-        named = commentary and any(m.column in ("submitter", "accelerator_vendor") for m in parsed.entities)
+        named = commentary and _named_organisation(parsed)
         return (_documents_instead(question, refused, engine, parsed, own_only=True) if named else None) or refused
     if result.empty and spec.op in ("rows", "aggregate"):
         result = _other_column(engine, spec, parsed) or _joint_submitters(engine, spec, parsed) or result
@@ -231,9 +231,18 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
         _quote_sources(question, answer, engine, parsed, rounds)
     elif commentary and parsed.needs_commentary and answer.status == "no_data" and result.empty:
         answer = _documents_instead(question, answer, engine, parsed) or answer
+    elif commentary and answer.status == "no_data" and result.empty and _named_organisation(parsed):
+        # "krai's edge power result in 4.1 for the three speedai 240 cards?": no such rows, but the
+        # organisation named may state the figure in its own words
+        answer = _documents_instead(question, answer, engine, parsed, own_only=True) or answer
     elif commentary and answer.status == "answered" and parsed.reading is not None:
         _statement_beside(question, answer, engine, parsed, rounds)
     return answer
+
+
+def _named_organisation(parsed: Parsed) -> bool:
+    """Whether the question names a submitter or a chip vendor (who may have written a statement)."""
+    return any(m.column in ("submitter", "accelerator_vendor") for m in parsed.entities)
 
 
 # Letters of a word the table did not read that a document must hold: shorter ones ("four", "very",
@@ -279,7 +288,7 @@ def _documents_instead(question: str, answer: Answer, engine: Any, parsed: Parse
     passages = _documents(question, engine, rounds, parsed)
     if not passages:
         return None
-    figure = asked_figure(parsed) if not parsed.claimed else None
+    figure = asked_figure(parsed, table_asked=True) if not parsed.claimed else None
     documents = _figure_then_quotes(question, passages, parsed, figure, own=True,
                                     catalog=engine.catalog) if figure else None
     if (documents is None or documents.status != "answered") and not own_only:

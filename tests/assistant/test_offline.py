@@ -664,3 +664,21 @@ def test_what_a_new_benchmark_measures_lists_it_then_defines_it(results_table):
     a = ask(eng, "what does the new edge benchmark in v6.1 measure?")
     assert a.answer.startswith("New in v6.1") and "agentic edge benchmark" in a.answer, a.answer
     assert "agentic" not in ask(eng, "which edge benchmarks are new in v6.1?").answer
+
+
+def test_when_the_table_has_no_rows_the_organisation_asked_may_state_the_figure(results_table):
+    """"krai's edge power result in 4.1: samples per second and watts for three speedai 240 cards?":
+    no such rows, but KRAI's own statement gives the figure, so it leads and "no rows" follows; a
+    figure another organisation states never does."""
+    statement = Passage(id="doc:v4.1_mlcommons_supplemental-discussion.pdf:22", title="MLPerf Inference v4.1 "
+                        "Supplemental Discussion", source="MLCommons (statements written by the submitters)",
+                        text="KRAI\n\nIn the Edge Power category, a workstation with three speedAI 240 Slim "
+                             "accelerators delivered 168,720 samples per second while consuming only 398 Watts.",
+                        rounds=["v4.1"], page=14)
+    eng = _finding(results_table, statement)
+    question = "krai edge power result in 4.1: samples per second and watts for the three speedai 240 cards?"
+    a = ask(eng, question)
+    assert a.answer.startswith("According to KRAI (MLPerf Inference v4.1 Supplemental Discussion), 168,720"), a.answer
+    assert "No results in the data" in a.answer
+    other = _finding(results_table, statement.model_copy(update={"text": statement.text.replace("KRAI", "Lenovo")}))
+    assert "168,720" not in ask(other, question).answer
