@@ -8,6 +8,7 @@ text that does not answer.
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 from collections.abc import Callable, Iterable
@@ -323,6 +324,8 @@ def _people(sentence: str, asked: Asked, p: Passage, passages: list[Passage],
         if kind == "organisation" and (not sentence[:match.start()].strip(" -*•") or
                                        sentence[match.end():].startswith(":")):
             continue  # "Absentees: Google …": the sentence's first word, a label
+        if kind == "organisation" and (_COMPOUND.match(sentence[match.end():]) or text in _MONTHS):
+            continue  # "an AI-generated piece", "on April 1": a word of a compound, a date
         out.append((match.start(), match.group(0).strip()))
     for match in re.finditer(r"\b[A-Z]{2,6}\b", sentence):
         if match.group(0) in defined:
@@ -331,6 +334,9 @@ def _people(sentence: str, asked: Asked, p: Passage, passages: list[Passage],
         out.append((-1, owner))
     return out
 
+
+_COMPOUND = re.compile(r"-[a-z]")  # right after a name: "AI-generated", "NVIDIA-based"
+_MONTHS = {m.lower() for m in calendar.month_name if m}
 
 # "The University of Florida (UF)": a name and the abbreviation it is given.
 _DEFINED = re.compile(r"\b((?:[A-Z][a-z]+\s(?:of\s|de\s|for\s)?)+[A-Z][a-z]+)\s\(([A-Z]{2,6})\)")
@@ -394,7 +400,8 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
               **dict.fromkeys(asked.keys, 1.0)}
     weight = {w: math.log(1 + len(candidates) / n) for w, n in df.items()}
     # a name most sentences carry (the document's subject) says less than one few do ("B200")
-    every = sorted({n.lower() for n in asked.names + asked.publishers})
+    # (the publisher asked chose the document: its name in a sentence of it, the summary line, says nothing)
+    every = sorted({n.lower() for n in asked.names} - {n.lower() for n in asked.publishers})
     name_df = {n: sum(n in s.lower() for _, s in candidates) for n in every}
     name_weight = {n: min(1.5, math.log(1 + len(candidates) / c)) for n, c in name_df.items() if c}
     names = [n.lower() for n in asked.names]

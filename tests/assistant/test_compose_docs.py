@@ -677,3 +677,14 @@ def test_a_column_asked_that_no_sentence_names_is_no_figure(catalog):
 def test_what_a_term_is_asks_no_names(catalog):
     assert asked_figure(parse("the article has a line about what a benchmark really is, what does it say?",
                               catalog)) is None
+
+
+def test_a_compound_word_and_a_month_are_no_organisations(catalog):
+    """"an AI-generated piece … on April 1": neither "AI" nor "April" is a company that took part;
+    nor does the publisher's own name in its summary line make that line the answer."""
+    news = [_doc("v6.0_pubgpclite_amd-news.md", 4, "pubgpclite.com (an AI-generated piece) says which companies "
+                 "took part in v6.0, on April 1.", source="pubgpclite.com (aggregator; restates AMD's claims)"),
+            _doc("v6.0_pubgpclite_amd-news.md", 5, "Companies taking part included Lenovo this time.",
+                 source="pubgpclite.com (aggregator; restates AMD's claims)")]
+    answer = _ask(catalog, "which companies took part in v6.0, according to pubgpclite?", news)
+    assert answer.answer.startswith("According to pubgpclite.com, Lenovo:"), answer.answer
