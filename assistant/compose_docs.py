@@ -231,15 +231,18 @@ def _question_keys(question: str, parsed: Parsed) -> tuple[set[str], set[str]]:
     framed -= set(words.counted_words(r)[:1])
     spans = [m.span for m in r.matches]
     names = {w for n in r.publishers for w in _keywords(n)}
-    keys = set()
+    # "who skipped": the act inside a cue that asks for names, which the sentence says its own way
+    acting = {i for t in r.tagged("cue", *_NAMES_ASKED) for i in range(t.first + 1, t.last)}
+    keys, framing = set(), set()
     for i, tok in enumerate(r.tokens):
         inside = any(s <= tok.start and tok.end <= e for s, e in spans)
-        if i in framed or inside:
+        if inside or (i in framed and i not in acting):
             continue
-        keys |= {w for w in _keywords(tok.text) if w not in names and len(w) > 2}
+        (framing if i in framed else keys).update(w for w in _keywords(tok.text) if w not in names and len(w) > 2)
     keys = {k for k in keys if not _ROUND_WORD.match(k)}
-    # "skalningseffektivitet" asks for the English sentence's "scaling" and "efficiency"
-    keys |= {e for k in keys for e in glossary.english(k, r.language)}
+    # "skalningseffektivitet" asks for the English sentence's "scaling" and "efficiency"; "skipped"
+    # for its "absentees"
+    keys |= {e for k in keys | framing for e in glossary.english(k, r.language)}
     english = lexicon.load(lexicon.BASE_LANGUAGE)
     synonyms = {w for tag in r.tags if tag.kind in _SUBJECT and (tag.kind, tag.value) not in _CATCH_ALL
                 for w in english.phrases(tag.kind, tag.value) if w.isalpha()}

@@ -2,9 +2,10 @@
 
 Most documents are English and a Swedish question's words ("skalningseffektivitet", "regioner")
 share no letters with the sentence that answers it ("94% performance scaling across two
-regions"). The glossary (`lexicon/glossary/<language>.toml`) is data: a language's word starts and
-compound ends, each with the English words a document writes. The reader's tags are not
-involved; only the choice of passage and sentence uses it.
+regions"). An English question may say it in other words too ("who skipped v6.0": "Absentees:
+Google …"). The glossary (`lexicon/glossary/<language>.toml`, English in `en.toml`) is data: a
+language's word starts and compound ends, each with the English words a document writes. The
+reader's tags are not involved; only the choice of passage and sentence uses it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ KEY_MIN = 4  # a shorter key would match inside unrelated words
 @lru_cache(maxsize=None)
 def _table(language: str) -> dict[str, tuple[str, ...]]:
     path = GLOSSARY / f"{language}.toml"
-    if not path.is_file():  # English, or a language with no glossary
+    if not path.is_file():  # a language with no glossary
         return {}
     with path.open("rb") as handle:
         data = tomllib.load(handle)

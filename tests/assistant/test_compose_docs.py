@@ -688,3 +688,18 @@ def test_a_compound_word_and_a_month_are_no_organisations(catalog):
                  source="pubgpclite.com (aggregator; restates AMD's claims)")]
     answer = _ask(catalog, "which companies took part in v6.0, according to pubgpclite?", news)
     assert answer.answer.startswith("According to pubgpclite.com, Lenovo:"), answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "who skipped v6.0 according to pubgpclite?",
+    "which vendors stayed out of v6.0, according to pubgpclite?",
+    "vilka företag hoppade över v6.0 enligt pubgpclite?",
+])
+def test_a_question_in_other_words_finds_the_sentence_that_answers(catalog, question):
+    """"skipped", "stayed out", "hoppade över": the document says "Absentees"."""
+    news = [_doc("v6.0_pubgpclite_amd-news.md", 6, "NVIDIA claimed records with Blackwell Ultra systems of 288 GPUs.",
+                 source="pubgpclite.com (aggregator; restates AMD's claims)"),
+            _doc("v6.0_pubgpclite_amd-news.md", 7, "Absentees: Google sent no results, and inference specialists "
+                 "such as Cerebras did not take part.", source="pubgpclite.com (aggregator; restates AMD's claims)")]
+    answer = _ask(catalog, question, news)
+    assert "Google" in answer.answer.split(":")[0], answer.answer
