@@ -582,9 +582,12 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
             answer = compose_commentary(question, documents, parsed) if documents else answer
     elif figure and passages:
         answer = _figure_then_quotes(question, passages, parsed, figure, catalog=engine.catalog)
-        if answer.status == "no_data" and parsed.reading is not None and parsed.reading.has("cue", "define"):
-            # "nvidia's blog says '12.5 tokens/second/user' … what does that even mean": no document
-            # states a figure, and the question asks what the words mean: the guide says
+        r = parsed.reading
+        if answer.status == "no_data" and r is not None and (r.has("cue", "define") or not (
+                r.has("cue", "source") or r.publishers)):
+            # "nvidia's blog says '12.5 tokens/second/user' … what does that even mean", "is that per-gpu
+            # number an official metric?": no document states a figure, and the question asks what the
+            # words mean, or names no source whose figure it wants: the guide says
             defined = define_answer(question, _guide(question, parsed, engine), parsed, [])
             answer = defined if defined.status == "answered" else answer
     else:

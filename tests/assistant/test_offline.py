@@ -654,6 +654,22 @@ def test_a_term_a_document_used_is_defined_when_no_document_states_a_figure(resu
     assert a.status == "answered" and "throughput unit of language models" in a.answer, a.answer
 
 
+def test_a_figure_kind_asked_of_no_source_is_defined_by_the_guide(results_table):
+    """"is that per-gpu number an official mlperf metric?": no document states a per-GPU figure,
+    and the question wants no one's figure, it asks about the kind: the guide answers. Naming a
+    source ("according to nvidia's blog") still wants that source's figure, so the guide does not lead."""
+    blog = Passage(id="doc:v5.1_nvidia_vendor-blog.md:2", title="NVIDIA blog", source="NVIDIA", rounds=["v5.1"],
+                   text="The interactive scenario sets a stricter per-user speed target.")
+    guide = Passage(id="doc:reading-results.md:4", doc_kind="guide", language="en", title="Reading results",
+                    text="## Per-accelerator figures\n\nMLPerf reports whole-system results; a per-GPU figure "
+                         "is derived by dividing by the accelerator count and is not an official metric.")
+    eng = _finding(results_table, blog, guide)
+    a = ask(eng, "if i divide a result by its number of gpus, is that per-gpu number an official mlperf metric?")
+    assert a.status == "answered" and a.answer.startswith("“MLPerf reports whole-system"), a.answer
+    named = ask(eng, "according to nvidia's blog, what per-gpu throughput did the b200 reach in v5.1?")
+    assert not named.answer.startswith("“MLPerf reports whole-system"), named.answer
+
+
 def test_what_a_new_benchmark_measures_lists_it_then_defines_it(results_table):
     """"what does the new edge benchmark in v6.1 measure?": the table says which benchmark is new,
     and the guide's entry for it follows; a plain "which are new" gets the list alone."""
