@@ -518,6 +518,15 @@ def test_asking_for_advice_about_terms_alone_is_answered_by_the_guide(catalog, q
     assert parse(question, catalog).intent == "define"
 
 
+@pytest.mark.parametrize("question", ["which availability category means i can actually buy the hardware?",
+                                      "which scenario means the queries arrive at random times?",
+                                      "vilken kategori betyder att jag kan köpa hårdvaran?"])
+def test_which_term_means_a_description_asks_the_guide(catalog, question):
+    """"Which X means <a description>" asks which value of a term fits the description: the guide
+    answers, it is no ranking of every result in the table."""
+    assert parse(question, catalog).intent == "define"
+
+
 @pytest.mark.parametrize("question", ["how do i find the fastest gpt-oss-120b result in v6.1?",
                                       "is there any result under 1 ms in v6.1?",
                                       "finns det något resultat för gpt-oss-120b i v6.1?"])
