@@ -248,6 +248,7 @@ def _named_organisation(parsed: Parsed) -> bool:
 # Letters of a word the table did not read that a document must hold: shorter ones ("four", "very",
 # "tbh") say little about which document answers.
 BEYOND_MIN = 5
+STATEMENT_K = 12
 
 
 def _statement_beside(question: str, answer: Answer, engine: Any, parsed: Parsed,
@@ -267,7 +268,9 @@ def _statement_beside(question: str, answer: Answer, engine: Any, parsed: Parsed
     beyond = [w for w in words.unread(parsed.reading) if len(w) >= BEYOND_MIN and w.lower() not in numbers]
     if not orgs or not beyond:
         return
-    found = _documents(question, engine, rounds, parsed)
+    # more candidates than a quote needs: the organisation's own section can rank below news
+    # about it (whose titles name it too), and only its own words with the question's are kept
+    found = _documents(question, engine, rounds, parsed, k=STATEMENT_K)
     # the organisation's own words: its section of a discussion, or a document it published
     passages = [p for p in found
                 if written_by(p, found, orgs) and 2 * holds_words(p, beyond, parsed.language) >= len(beyond)]
@@ -485,20 +488,22 @@ def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) 
 
 
 def _passages(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed | None = None,
-              guide: bool | None = None) -> list:
+              guide: bool | None = None, k: int | None = None) -> list:
     """The commentary passages for a question; `guide=False` searches as if it asked no definition
     (the documents, not the guide first)."""
     try:
         want = _want(parsed, rounds, engine.catalog)
-        return engine.search(question, rounds=rounds, want=want if guide is None else replace(want, guide=guide))
+        return engine.search(question, k=k, rounds=rounds,
+                             want=want if guide is None else replace(want, guide=guide))
     except Exception:  # the commentary store is optional for numeric answers
         return []
 
 
-def _documents(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed) -> list:
+def _documents(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed,
+               k: int | None = None) -> list:
     """What the documents say, never our guide: searched as if no definition were asked (a
     "what's the …" would boost the guide), and the guide's chunks left out (it is nobody's claim)."""
-    return [p for p in _passages(question, engine, rounds, parsed, guide=False) if p.doc_kind != "guide"]
+    return [p for p in _passages(question, engine, rounds, parsed, guide=False, k=k) if p.doc_kind != "guide"]
 
 
 # Guide chunks a definition chooses from: more than the guide holds, so define_answer chooses among

@@ -273,6 +273,26 @@ def test_the_statement_beside_is_searched_in_the_round_of_the_rows_found(results
     assert (None, False) in asked
 
 
+def test_the_statement_beside_is_found_below_news_about_the_organisation(results_table):
+    """"tbh curious what speculative decoding nvidia used for deepseek-r1 interactive in 6.0": news
+    pieces whose titles name NVIDIA rank above NVIDIA's own section of the discussion, so the
+    statement is looked for among more passages than a quote needs."""
+    news = [Passage(id=f"doc:v6.0_site{i}_nvidia-news.md:0", title=f"NVIDIA news {i}", source=f"Site {i}",
+                    rounds=["v6.0"], text="NVIDIA led the round with GB300 NVL72 systems.") for i in range(4)]
+    statement = Passage(id="doc:v6.0_mlcommons_supplemental-discussion.pdf:31", title="MLPerf Inference v6.0 "
+                        "Supplemental Discussion", source="MLCommons (statements written by the submitters)",
+                        text="NVIDIA\n\nNVIDIA submissions used EAGLE-3 speculative decoding to accelerate the "
+                             "DeepSeek-R1 interactive scenario.", rounds=["v6.0"], page=20)
+
+    class FakeEngine(Engine):
+        def search(self, query, k=None, rounds=None, kind="doc", want=None, doc_kind=None):
+            return (news + [statement])[:k or 4]
+
+    eng = FakeEngine.from_table(results_table, settings=settings_mod.load())
+    a = ask(eng, "tbh curious what speculative decoding nvidia used for deepseek-r1 interactive in v6.0")
+    assert a.rows and "EAGLE-3" in a.answer, a.answer
+
+
 def test_a_question_the_table_cannot_line_up_gets_the_companys_own_figure(results_table):
     """"gigabyte's h200 vs its older h100 numbers, how much faster on sdxl and on llama 2 70b 99.9?":
     two units the table never compares, but GIGABYTE's statement, headed with both its names, states
