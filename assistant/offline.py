@@ -245,6 +245,11 @@ def _named_organisation(parsed: Parsed) -> bool:
     return any(m.column in ("submitter", "accelerator_vendor") for m in parsed.entities)
 
 
+def _organisations(parsed: Parsed) -> list[str]:
+    """The submitters and chip vendors the question names, each by its first value."""
+    return [v for m in parsed.entities if m.column in ("submitter", "accelerator_vendor") for v in m.values[:1]]
+
+
 # Letters of a word the table did not read that a document must hold: shorter ones ("four", "very",
 # "tbh") say little about which document answers.
 BEYOND_MIN = 5
@@ -263,7 +268,7 @@ def _statement_beside(question: str, answer: Answer, engine: Any, parsed: Parsed
     from assistant.compose_docs import holds_words, written_by
     from assistant.shapes import words
 
-    orgs = [v for m in parsed.entities if m.column in ("submitter", "accelerator_vendor") for v in m.values[:1]]
+    orgs = _organisations(parsed)
     numbers = lexicon.load(parsed.language).numbers
     beyond = [w for w in words.unread(parsed.reading) if len(w) >= BEYOND_MIN and w.lower() not in numbers]
     if not orgs or not beyond:
@@ -276,6 +281,15 @@ def _statement_beside(question: str, answer: Answer, engine: Any, parsed: Parsed
                 if written_by(p, found, orgs) and 2 * holds_words(p, beyond, parsed.language) >= len(beyond)]
     if passages:  # the table gave the figures; the statement says the rest
         _append_documents(answer, compose_commentary(question, passages, parsed))
+
+
+def _own_first(found: list, parsed: Parsed) -> list:
+    """The passages the organisations the question names wrote, then the others; [] when none."""
+    from assistant.compose_docs import written_by
+
+    orgs = _organisations(parsed)
+    own = [p for p in found if written_by(p, found, orgs)]
+    return own + [p for p in found if p not in own] if own else []
 
 
 def _documents_instead(question: str, answer: Answer, engine: Any, parsed: Parsed,
@@ -586,8 +600,18 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
             documents = on_asked_term(parsed, _passages(question, engine, rounds, parsed, guide=False))
             answer = compose_commentary(question, documents, parsed) if documents else answer
     elif figure and passages:
-        answer = _figure_then_quotes(question, passages, parsed, figure, catalog=engine.catalog)
         r = parsed.reading
+        # "mitac's llama 2 70b score in v5.1, in their own text": MiTAC's figure, not one a news
+        # piece states about another company (a publisher named, "in the supplemental discussion",
+        # already chooses whose words answer)
+        own = r is not None and r.has("cue", "own_words") and _named_organisation(parsed) and not r.publishers
+        answer = None
+        if own:  # its own words rank below news about it: look further, and put them first
+            mine = _own_first(_passages(question, engine, rounds, parsed, k=STATEMENT_K), parsed)
+            answer = _figure_then_quotes(question, mine, parsed, figure, own=True, catalog=engine.catalog) \
+                if mine else None
+        if answer is None or answer.status != "answered":  # it states none: whoever does, as without the cue
+            answer = _figure_then_quotes(question, passages, parsed, figure, catalog=engine.catalog)
         if answer.status == "no_data" and r is not None and (r.has("cue", "define") or not (
                 r.has("cue", "source") or r.publishers)):
             # "nvidia's blog says '12.5 tokens/second/user' … what does that even mean", "is that per-gpu

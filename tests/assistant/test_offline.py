@@ -293,6 +293,27 @@ def test_the_statement_beside_is_found_below_news_about_the_organisation(results
     assert a.rows and "EAGLE-3" in a.answer, a.answer
 
 
+@pytest.mark.parametrize("question", ["how many OEMs submitted on amd instinct gpus in v6.0 going by amds statement",
+                                      "hur många OEM:er skickade in på amd instinct i v6.0 enligt deras egen text?"])
+def test_a_figure_in_the_organisations_own_words_is_its_own(results_table, question):
+    """"going by amd's statement", "enligt deras egen text": the organisation named is the source,
+    so the figure a news site states about it does not answer, even when the site ranks first."""
+    news = [Passage(id=f"doc:v6.0_site{i}_amd-news.md:0", title=f"AMD news {i}", source=f"Site {i}",
+                    rounds=["v6.0"], text="Three OEMs submitted results on AMD Instinct GPUs, the site counted.")
+            for i in range(4)]
+    statement = Passage(id="doc:v6.0_mlcommons_supplemental-discussion.pdf:2", title="MLPerf Inference v6.0 "
+                        "Supplemental Discussion", source="MLCommons (statements written by the submitters)",
+                        text="AMD\n\nEcosystem participation remains strong, with nine OEMs submitting results "
+                             "on AMD Instinct platforms.", rounds=["v6.0"], page=2)
+
+    class FakeEngine(Engine):
+        def search(self, query, k=None, rounds=None, kind="doc", want=None, doc_kind=None):
+            return (news + [statement])[:k or 4]
+
+    a = ask(FakeEngine.from_table(results_table, settings=settings_mod.load()), question)
+    assert "nine OEMs" in a.answer and "Three OEMs" not in a.answer.split("“")[1], a.answer
+
+
 def test_a_question_the_table_cannot_line_up_gets_the_companys_own_figure(results_table):
     """"gigabyte's h200 vs its older h100 numbers, how much faster on sdxl and on llama 2 70b 99.9?":
     two units the table never compares, but GIGABYTE's statement, headed with both its names, states
