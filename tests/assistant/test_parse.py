@@ -518,6 +518,11 @@ def test_asking_for_advice_about_terms_alone_is_answered_by_the_guide(catalog, q
     assert parse(question, catalog).intent == "define"
 
 
+def test_o_typed_for_och_joins_two_questions(catalog):
+    p = parse("hur många inskickare var me i v6.1 o hur många resultat blev det?", catalog)
+    assert [part.spec.aggregate for part in p.parts] == ["nunique", "count"], p.parts
+
+
 @pytest.mark.parametrize("question", ["which availability category means i can actually buy the hardware?",
                                       "which scenario means the queries arrive at random times?",
                                       "vilken kategori betyder att jag kan köpa hårdvaran?"])
