@@ -195,6 +195,7 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
             m.column != "round" for m in second.matches)
         if second is not None and not field and not _says_more_of_a_term(r, second):
             return _two_parts(r, texts[0], second, catalog, previous)
+    r = _remarks_rank_nothing(r)
     text, lang = r.text, r.language
     entities = _choose(r)
     explicit = _explicit_filters(entities)
@@ -257,6 +258,25 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
     ctx.metric = words.metric(r)
     ctx.explicit = {k: list(v) for k, v in explicit.items() if k != "round"}
     return dispatch(ctx)
+
+
+# Tags a remark clause's words may not add to the reading: a ranking or an operation there is what
+# the user heard, not what they ask ("... how many results? read somewhere it was a record").
+_REMARK_DROPS = ("direction", "operation")
+
+
+def _remarks_rank_nothing(r: Reading) -> Reading:
+    """The reading without the rankings and operations of its remark clauses (shapes/documents.py
+    `remarks`: "i read …", "läste nånstans …"); names there stay, as the question may be about them."""
+    from dataclasses import replace
+
+    from assistant.shapes.documents import remarks
+
+    spans = remarks(r, -1)
+    if not spans:
+        return r
+    kept = [t for t in r.tags if not (t.kind in _REMARK_DROPS and any(s <= t.start < e for s, e in spans))]
+    return r if len(kept) == len(r.tags) else replace(r, tags=kept)
 
 
 def _absent_terms_defined(r: Reading, chips: list[str], orgs: list[str], catalog: Catalog) -> bool:

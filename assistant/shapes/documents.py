@@ -109,8 +109,8 @@ def _asked_first(ctx: Context) -> int | None:
     if end < 0 or not r.text[end + 1:].strip():
         return None
     first = [t for t in r.tags if t.start < end]
-    remarks = _remarks(r, end)  # "asking because nvidia wins everything": why the user asks, no request
-    rest = [t for t in r.tags if t.start > end and not any(s <= t.start < e for s, e in remarks)]
+    asides = remarks(r, end)  # "asking because nvidia wins everything": why the user asks, no request
+    rest = [t for t in r.tags if t.start > end and not any(s <= t.start < e for s, e in asides)]
     named_first = [m for m in r.matches if m.span[1] <= end]
     named_rest = [m for m in r.matches if m.span[0] > end]
     # a bare term, then a remark that asks nothing ("what did nvidia score" is a question of its own)
@@ -131,7 +131,7 @@ def _asked_first(ctx: Context) -> int | None:
 _CLAUSE_END = re.compile(r"[.?!,;]+|\.\.\.")
 
 
-def _remarks(r: Reading, start: int) -> list[tuple[int, int]]:
+def remarks(r: Reading, start: int) -> list[tuple[int, int]]:
     """The clauses after `start` that only say why the user asks or where a term was seen ("asking
     because …", "i saw it next to ttft", "det stod att …"): each runs from the punctuation before
     its remark cue to the punctuation after it."""
@@ -185,7 +185,7 @@ def _remarked(ctx: Context) -> list[tuple[int, int]]:
     """The remark clauses of the question that ask no definition themselves ("coreweave's text
     keeps saying 'mixture-of-experts'", "asking because nvidia wins everything")."""
     r = ctx.reading
-    return [(s, e) for s, e in _remarks(r, -1) if not any(s <= t.start < e for t in r.tagged("cue", "define"))]
+    return [(s, e) for s, e in remarks(r, -1) if not any(s <= t.start < e for t in r.tagged("cue", "define"))]
 
 
 def _without_remarks(ctx: Context) -> Context | None:

@@ -518,6 +518,19 @@ def test_asking_for_advice_about_terms_alone_is_answered_by_the_guide(catalog, q
     assert parse(question, catalog).intent == "define"
 
 
+@pytest.mark.parametrize("question", ["how many results were there in v6.1? i read it was a record",
+                                      "hur många resultat blev det i v6.1? läste nånstans att det var rekord"])
+def test_a_ranking_word_in_a_remark_ranks_nothing(catalog, question):
+    """"… i read it was a record": what the user heard is why they ask, not a ranking they want."""
+    p = parse(question, catalog)
+    assert p.spec is not None and p.spec.op == "aggregate" and p.spec.aggregate == "count", p.spec
+
+
+def test_a_company_named_in_a_remark_still_filters(catalog):
+    p = parse("i heard amd is the fastest, what was their best llama 2 70b offline result in v6.1?", catalog)
+    assert p.spec is not None and "AMD" in p.spec.filters.accelerator_vendor, p.spec
+
+
 def test_o_typed_for_och_joins_two_questions(catalog):
     p = parse("hur många inskickare var me i v6.1 o hur många resultat blev det?", catalog)
     assert [part.spec.aggregate for part in p.parts] == ["nunique", "count"], p.parts
