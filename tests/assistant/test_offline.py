@@ -739,3 +739,15 @@ def test_when_the_table_has_no_rows_the_organisation_asked_may_state_the_figure(
     assert "No results in the data" in a.answer
     other = _finding(results_table, statement.model_copy(update={"text": statement.text.replace("KRAI", "Lenovo")}))
     assert "168,720" not in ask(other, question).answer
+
+
+@pytest.mark.parametrize("question", ["which gpu was most common in v5.1 (closed)?",
+                                      "vilken gpu var vanligast i v5.1 (closed)?"])
+def test_the_most_common_chip_is_the_one_with_the_most_results(results_table, question):
+    """"Most common", "vanligast": most often in the results, a count per chip (not the best result
+    of every benchmark)."""
+    rows = results_table[(results_table["round"] == "v5.1") & (results_table["division"] == "closed")]
+    counts = rows["accelerator_family"].value_counts()
+    a = ask(_finding(results_table), question)
+    assert a.answer.startswith(f"{counts.index[0]} ") and str(counts.iloc[0]) in a.answer, a.answer
+
