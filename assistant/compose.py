@@ -247,7 +247,8 @@ def _compose_count_rank(question: str, result: Any, parsed: Parsed | None) -> An
     fewest = spec.order in ("asc", "worst")
     what = _count_noun(spec, lang)  # "results", or "distinct systems" for "the most different systems"
     if len(tied) > 1:
-        text = templates.text(lang, "answer", "count_rank_tied", top=" / ".join(tied), where=where, n=n, what=what)
+        text = templates.text(lang, "answer", "count_rank_fewest_tied" if fewest else "count_rank_tied",
+                              top=" / ".join(tied), where=where, n=n, what=what)
     else:
         text = templates.text(lang, "answer", "count_rank_fewest" if fewest else "count_rank", top=tied[0],
                               where=where, n=n, what=what)

@@ -751,3 +751,10 @@ def test_the_most_common_chip_is_the_one_with_the_most_results(results_table, qu
     a = ask(_finding(results_table), question)
     assert a.answer.startswith(f"{counts.index[0]} ") and str(counts.iloc[0]) in a.answer, a.answer
 
+
+def test_a_tie_for_the_fewest_results_says_fewest(results_table):
+    counts = results_table[results_table["round"] == "v6.1"]["accelerator_family"].value_counts()
+    tied = counts[counts == counts.min()]
+    assert len(tied) > 1  # the data has a tie at the bottom, which this wording is about
+    a = ask(_finding(results_table), "which accelerator had the fewest results in v6.1?")
+    assert "share the fewest results" in a.answer and "most" not in a.answer, a.answer
