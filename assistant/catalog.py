@@ -449,10 +449,17 @@ class Catalog:
                 return self._index[owner], FUZZY_CUTOFF
         if len(key) < FUZZY_MIN_LEN or len(words) > 3 or all(w in _STOP for w in words):
             return None, 0.0
-        if any(w in _STOP for w in words):
-            return None, 0.0
         from rapidfuzz import fuzz, process
         from rapidfuzz.distance import DamerauLevenshtein
+
+        if any(w in _STOP for w in words):
+            # "text to vidoe": a stop word inside a name typed one letter off; the name must start
+            # with the first word as typed ("to" alone, or "the …", matches nothing)
+            near = process.extractOne(key, self._fuzzy_keys, scorer=DamerauLevenshtein.distance, score_cutoff=1)
+            if near and near[0].startswith(words[0]) and words[0] not in _STOP and words[-1] not in _STOP \
+                    and _digits(near[0]) == _digits(key):
+                return self._index[near[0]], FUZZY_CUTOFF
+            return None, 0.0
 
         hit = process.extractOne(key, self._fuzzy_keys, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
         if hit is None:  # one swapped or missing letter ("whsiper"): ratio punishes a swap twice

@@ -104,6 +104,14 @@ def test_fuzzy_only_for_long_words(catalog):
     assert catalog.resolve("the best result of them all") == []
 
 
+def test_a_name_with_a_stop_word_inside_is_found_one_letter_off(catalog):
+    """"text to vidoe": a typo in a name that has "to" in it; a stop word at either end of the
+    words, or two letters off, is no name."""
+    assert _values(catalog, "how many text to vidoe results", "benchmark") == {"wan-2.2-t2v-a14b"}
+    assert _values(catalog, "how many txet to vidoe results", "benchmark") == set()
+    assert catalog.resolve("what is the best result to date") == []
+
+
 def test_latest_round_in_english_and_swedish(catalog):
     assert catalog.latest_round == "v6.1"
     assert _values(catalog, "in the latest round", "round") == {"v6.1"}
