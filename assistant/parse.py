@@ -209,6 +209,8 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
                     excluded=_left_out(r),
                     claimed=claimed_numbers(text),
                     reading=r)
+    if explicit.get("benchmark"):
+        explicit["benchmark"] = defaults.said_variant_only(explicit["benchmark"], parsed)
     if parsed.excluded:
         parsed.notes.append(Note("excluded", what="; ".join(f"{c.replace('_', ' ')} {', '.join(v)}"
                                                            for c, v in parsed.excluded.items())))

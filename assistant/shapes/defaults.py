@@ -35,7 +35,7 @@ def pick_variant(parsed: Parsed, catalog: Catalog, benchmarks: list[str], rounds
     present = [b for b in benchmarks if catalog.rounds_with([b]) and set(catalog.rounds_with([b])) & set(rounds)]
     bases: dict[str, list[str]] = {}
     for b in present:
-        bases.setdefault(re.sub(r"-99(?:\.9)?$", "", b), []).append(b)
+        bases.setdefault(_base(b), []).append(b)
     out: list[str] = []
     said = _variant_said(parsed)
     for base, variants in bases.items():
@@ -59,13 +59,28 @@ def pick_variant(parsed: Parsed, catalog: Catalog, benchmarks: list[str], rounds
                                  others=", ".join(others)))
         out.append(best)
     # Several distinct benchmarks (e.g. RAG: e2e-rag-db + e2e-rag-qna) mix units: keep the first.
-    if len({re.sub(r"-99(?:\.9)?$", "", b) for b in out}) > 1:
+    if len({_base(b) for b in out}) > 1:
         parsed.notes.append(Note("benchmarks_several", benchmarks=", ".join(out), shown=out[0]))
         out = out[:1]
     return out
 
 
 _VARIANT_SAID = re.compile(r"(?<![\w.])(99\.9|99)(?![\w.%]|\.\d|\s*(?:%|percent|th))", re.I)
+
+
+def said_variant_only(benchmarks: list[str], parsed: Parsed) -> list[str]:
+    """The benchmarks with, of a model named at both accuracy targets, only the one typed apart
+    ("how many llama 2 70b offline (99.9) results": -99.9's), for every shape, counts too."""
+    said = _variant_said(parsed)
+    if not said:
+        return benchmarks
+    chosen = {_base(b) for b in benchmarks if b == f"{_base(b)}-{said}"}
+    return [b for b in benchmarks if _base(b) not in chosen or b == f"{_base(b)}-{said}"]
+
+
+def _base(benchmark: str) -> str:
+    """A benchmark without its accuracy target ("llama2-70b-99.9" -> "llama2-70b")."""
+    return re.sub(r"-99(?:\.9)?$", "", benchmark)
 
 
 def _variant_said(parsed: Parsed) -> str | None:

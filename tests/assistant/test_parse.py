@@ -929,3 +929,14 @@ def test_a_ratio_quoted_in_the_question_needs_the_documents(catalog, question, q
 def test_a_name_no_column_knows_is_no_data_and_named_once(catalog, question, name):
     p = parse(question, catalog)
     assert p.status == "no_data" and p.unknown == [name] and p.message.count(name) == 1, p.message
+
+
+@pytest.mark.parametrize("question,variant", [
+    ("how many results are there for llama 2 70b offline (99.9) in v6.0?", "llama2-70b-99.9"),
+    ("hur många resultat finns det för llama 2 70b offline (99) i v6.0?", "llama2-70b-99")])
+def test_an_accuracy_target_typed_apart_narrows_a_count(catalog, question, variant):
+    """The target typed apart from the name picks its variant for a count as for a ranking; with no
+    target typed a count keeps both."""
+    assert parse(question, catalog).spec.filters.benchmark == [variant]
+    both = parse("how many llama 2 70b results in v6.0?", catalog).spec.filters.benchmark
+    assert set(both) == {"llama2-70b-99", "llama2-70b-99.9"}
