@@ -15,6 +15,11 @@ from typing import Any
 
 from assistant.answer import Answer
 
+# What identifies the system of the previous answer's first row ("that same system"): the platform
+# id, as two systems can share a name (NVIDIA's GB300 NVL72 with 72 and with 288 GPUs), its
+# submitter and its round.
+SHOWN = ("platform", "submitter", "round")
+
 
 @dataclass
 class Turn:
@@ -95,7 +100,11 @@ class Conversation:
         turn = self.last
         if turn is None or not turn.answer.query:
             return None
-        return turn.answer.query.get("parsed")
+        state = turn.answer.query.get("parsed")
+        if state is not None and turn.answer.rows:  # "how did that same system do on …": the first row's
+            first = turn.answer.rows[0]
+            state = dict(state, shown={c: [first[c]] for c in SHOWN if first.get(c) is not None})
+        return state
 
     @property
     def last_rows(self) -> list[dict[str, Any]]:

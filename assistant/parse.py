@@ -243,6 +243,14 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
     ctx = Context(reading=r, parsed=parsed, catalog=catalog, explicit=explicit, rounds=rounds,
                   two_sides=defaults.two_mentions(entities),
                   inherited_column=inherit.count_column if inherit else None)
+    # "and how did that same system do on llama 3.1 8b offline?": the previous answer's system, on
+    # what this turn names (its own question, not the previous one with a filter changed)
+    shown = (previous or {}).get("shown") or {}
+    if r.has("cue", "same_system") and shown.get("platform") and explicit \
+            and not any(explicit.get(c) for c in words.PARTIES):
+        explicit.update({c: list(v) for c, v in shown.items() if c != "round"})
+        rounds = ctx.rounds = rounds or list(shown.get("round") or [])
+        previous = None
     # Follow-ups: a question about the previous rows, or the previous question with a changed filter.
     if previous:
         if r.has("measure", "per_accelerator") and r.has("cue", "pronoun", "followup") and not explicit.get("benchmark") \

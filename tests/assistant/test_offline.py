@@ -758,3 +758,23 @@ def test_a_tie_for_the_fewest_results_says_fewest(results_table):
     assert len(tied) > 1  # the data has a tie at the bottom, which this wording is about
     a = ask(_finding(results_table), "which accelerator had the fewest results in v6.1?")
     assert "share the fewest results" in a.answer and "most" not in a.answer, a.answer
+
+
+@pytest.mark.parametrize("first,then", [
+    ("whats the best whisper number in v6.1", "and how did that same system do on llama 3.1 8b offline?"),
+    ("vilket system var bäst på whisper i v6.1?", "hur gick det för samma system på llama 3.1 8b offline?")])
+def test_that_same_system_is_the_previous_answers_first_system(results_table, first, then):
+    """"that same system" on another benchmark: the system of the previous answer's first row, by its
+    platform id (two systems can share a name), not the best of the new benchmark."""
+    conv = Conversation()
+    shown = ask(_finding(results_table), first, conv).rows[0]
+    a = ask(_finding(results_table), then, conv)
+    assert a.rows and {(r["platform"], r["submitter"], r["benchmark"]) for r in a.rows} == \
+        {(shown["platform"], shown["submitter"], "llama3.1-8b")}, a.answer
+
+
+def test_it_on_another_benchmark_keeps_a_system_that_shares_its_name(results_table):
+    conv = Conversation()
+    ask(_finding(results_table), "how many nodes does nvidia's 288-gpu gb300 nvl72 have in v6.1?", conv)
+    a = ask(_finding(results_table), "what did it score on deepseek r1 offline?", conv)
+    assert a.rows and {r["total_accelerators"] for r in a.rows} == {288}, a.answer
