@@ -50,6 +50,16 @@ def _finding(results_table, *passages):
     return FakeEngine.from_table(results_table, settings=settings_mod.load())
 
 
+def _ranked(results_table, *passages):
+    """An engine whose document search returns `passages` in this order, as many as asked (four by
+    default, the retrieval_k a quote uses): what ranks below the fourth is found only by a wider look."""
+    class FakeEngine(Engine):
+        def search(self, query, k=None, rounds=None, kind="doc", want=None, doc_kind=None):
+            return list(passages)[:k or 4]
+
+    return FakeEngine.from_table(results_table, settings=settings_mod.load())
+
+
 def _row_ids(answer):
     return {c.id for c in answer.citations if c.kind == "row"}
 
@@ -284,11 +294,7 @@ def test_the_statement_beside_is_found_below_news_about_the_organisation(results
                         text="NVIDIA\n\nNVIDIA submissions used EAGLE-3 speculative decoding to accelerate the "
                              "DeepSeek-R1 interactive scenario.", rounds=["v6.0"], page=20)
 
-    class FakeEngine(Engine):
-        def search(self, query, k=None, rounds=None, kind="doc", want=None, doc_kind=None):
-            return (news + [statement])[:k or 4]
-
-    eng = FakeEngine.from_table(results_table, settings=settings_mod.load())
+    eng = _ranked(results_table, *news, statement)
     a = ask(eng, "tbh curious what speculative decoding nvidia used for deepseek-r1 interactive in v6.0")
     assert a.rows and "EAGLE-3" in a.answer, a.answer
 
@@ -306,11 +312,7 @@ def test_a_figure_in_the_organisations_own_words_is_its_own(results_table, quest
                         text="AMD\n\nEcosystem participation remains strong, with nine OEMs submitting results "
                              "on AMD Instinct platforms.", rounds=["v6.0"], page=2)
 
-    class FakeEngine(Engine):
-        def search(self, query, k=None, rounds=None, kind="doc", want=None, doc_kind=None):
-            return (news + [statement])[:k or 4]
-
-    a = ask(FakeEngine.from_table(results_table, settings=settings_mod.load()), question)
+    a = ask(_ranked(results_table, *news, statement), question)
     assert "nine OEMs" in a.answer and "Three OEMs" not in a.answer.split("“")[1], a.answer
 
 
