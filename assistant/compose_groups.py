@@ -140,6 +140,15 @@ def _not_stated(question: str, result: Any, parsed: Parsed, rnd: str, rows: list
                    query=_query(result))
 
 
+_CHIP_FIELDS = ("accelerator", "accelerator_family")
+_NO_CHIP = {"", "N/A", "none"}  # how the table writes a system with no accelerator
+
+
+def _first_host(rows: list[dict[str, Any]]) -> str:
+    """The host processor the rows name first, or ""."""
+    return next((str(r["host_processor"]) for r in rows if r.get("host_processor")), "")
+
+
 def _attribute(question: str, result: Any, parsed: Parsed, rows: list[dict[str, Any]]) -> Answer:
     lang = parsed.language
     field = parsed.field or "availability"
@@ -157,7 +166,10 @@ def _attribute(question: str, result: Any, parsed: Parsed, rows: list[dict[str, 
     parts: list[str] = []
     for key, members in list(groups.items())[:MAX_IN_TEXT]:
         vals = list(dict.fromkeys(_field_value(m, field, lang) for m in members))
-        ids = ", ".join(str(m.get("result_id")) for m in members[:3])
+        if field in _CHIP_FIELDS and set(vals) <= _NO_CHIP and _first_host(members):
+            # "what hardware did he run on": a CPU-only system's hardware is its host processor
+            vals = [_say(lang, "cpu_only", host=_first_host(members))]
+        ids = ", ".join(list(dict.fromkeys(str(m.get("result_id")) for m in members))[:3])
         first = members[0]
         who = f"{key[0]}, \"{key[1]}\"" if not per_result else \
             f"{first.get('submitter')}, \"{first.get('system_name')}\", {key[0]} {key[1]}"

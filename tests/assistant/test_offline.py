@@ -780,3 +780,14 @@ def test_it_on_another_benchmark_keeps_a_system_that_shares_its_name(results_tab
     ask(_finding(results_table), "how many nodes does nvidia's 288-gpu gb300 nvl72 have in v6.1?", conv)
     a = ask(_finding(results_table), "what did it score on deepseek r1 offline?", conv)
     assert a.rows and {r["total_accelerators"] for r in a.rows} == {288}, a.answer
+
+
+def test_a_cpu_only_systems_hardware_is_its_host_processor(results_table):
+    """"what hardware did he run on" for a system with no accelerator: its host processor runs the
+    model, which "accelerator N/A" did not say; each result id is cited once."""
+    rows = results_table[(results_table["round"] == "v5.1") & (results_table["submitter"] == "amitashnanda")]
+    host = rows["host_processor"].dropna().unique().tolist()
+    assert len(host) == 1
+    a = ask(_finding(results_table), "amitash nanda submitted by himself in v5.1, what hardware did he run on?")
+    assert host[0] in a.answer and "CPU only" in a.answer and "N/A" not in a.answer, a.answer
+    assert a.answer.count(rows["result_id"].iloc[0]) == 1, a.answer
