@@ -734,6 +734,11 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     df = {k: sum(k in heads[id(sec)] | bodies[id(sec)] for sec in sections) for k in keys}
     idf = {k: math.log(1 + len(sections) / n) for k, n in df.items() if n}
 
+    # each term's own words ("wan-2.2" for wan-2.2-t2v-a14b): when one term's section is chosen, the
+    # other term's words say nothing about it ("wan-2.2 vs qwen3-vl" chose qwen's section twice)
+    own_words = {t: {_stem(w) for m in parsed.entities if m.values and m.values[0].lower() == t
+                     for w in _keywords(m.text) | _keywords(t)} for t in terms}
+
     def score(section: tuple[str, str, Passage], term: str | None) -> tuple[float, int]:
         head, body, p = section
         heading = head.lower()
@@ -741,8 +746,9 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         for t in ([term] if term else terms or asked):
             named = max(named, 20 if heading == t else 10 if heading.startswith(t) or (head and t.startswith(
                 heading)) else 0)
-        said = 3 * math.fsum(idf.get(k, 0.0) for k in (keys - text_only) & heads[id(section)]) + \
-            math.fsum(idf.get(k, 0.0) for k in keys & bodies[id(section)])
+        others = set().union(*(w for t, w in own_words.items() if t != term)) if term in own_words else set()
+        said = 3 * math.fsum(idf.get(k, 0.0) for k in (keys - text_only - others) & heads[id(section)]) + \
+            math.fsum(idf.get(k, 0.0) for k in (keys - others) & bodies[id(section)])
         return named + said + 2 * (p.language == lang), -len(head.split())  # equal: the plainer heading
 
     if len(terms) >= 2:

@@ -703,3 +703,23 @@ def test_a_question_in_other_words_finds_the_sentence_that_answers(catalog, ques
                  "such as Cerebras did not take part.", source="pubgpclite.com (aggregator; restates AMD's claims)")]
     answer = _ask(catalog, question, news)
     assert "Google" in answer.answer.split(":")[0], answer.answer
+
+
+def test_two_benchmarks_compared_each_get_their_own_entry():
+    """"wan-2.2 vs qwen3-vl: aren't both 'vision' benchmarks? what's the difference": qwen3-vl's two
+    heading words outweighed wan's one, so its entry was chosen for both; for each term, the other
+    term's words now count for nothing."""
+    from assistant.compose_docs import define_answer
+
+    catalog = Catalog.from_table(small_table([
+        ("v6.1", 610, "wan-2.2-t2v-a14b", "Offline", "Samples/s", "NVIDIA", "B300", "NVIDIA"),
+        ("v6.1", 610, "qwen3-vl-235b-a22b", "Offline", "Samples/s", "NVIDIA", "B300", "NVIDIA")]))
+    filler = "".join(f"## Entry {i}\n\nEntry {i} is about something else.\n\n" for i in range(150))  # a guide's size
+    guide = Passage(id="doc:benchmarks.md:16", doc_kind="guide", language="en", title="Benchmarks",
+                    text=filler + "## qwen3-vl-235b-a22b\n\nqwen3-vl-235b-a22b is the vision-language benchmark, in "
+                                  "which Qwen3-VL reads product pictures.\n\n"
+                                  "## wan-2.2-t2v-a14b\n\nwan-2.2-t2v-a14b is the text-to-video benchmark.")
+    question = "wan-2.2 vs qwen3-vl: aren't both of them 'vision' benchmarks? what's the difference"
+    answer = define_answer(question, [guide], parse(question, catalog), [])
+    assert "the text-to-video benchmark" in answer.answer and "vision-language benchmark" in answer.answer, \
+        answer.answer
