@@ -186,6 +186,8 @@ PLAIN_WORDS = [
     ("scenarios", "Interactive", "latency limits", "latensgränser"),
     ("scenarios", "Latency", "milliseconds", "millisekunder"),
     ("scenarios", "Latency", "99 of every 100", "99 av 100"),
+    ("scenarios", "Percentile latency", "99 out of every 100", "99 av 100"),
+    ("scenarios", "Percentile latency", "slowest 1%", "långsammaste 1 %"),
     ("scenarios", "Units of results", "higher is better", "högre bättre"),
 ]
 
