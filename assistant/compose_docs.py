@@ -664,7 +664,24 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
     # term asked about, when the question names anything else
     generic = {w for lang in {parsed.language, lexicon.BASE_LANGUAGE}
                for w in lexicon.load(lang).phrases("measure", "results") if " " not in w}
-    return keys - generic if keys - generic else keys
+    keys = keys - generic if keys - generic else keys
+    # "ttft?? keeps showing up next to the deepseek numbers": where the term was seen is no key, when
+    # the question names the term outside its remark ("i saw 'preview' on rows, what is it" does not)
+    aside = _remark_words(parsed)
+    return keys - aside if keys - aside else keys
+
+
+def _remark_words(parsed: Parsed) -> set[str]:
+    """The words only the question's remark clauses hold (shapes/documents.py `remarks`)."""
+    from assistant.shapes.documents import remarks
+
+    r = parsed.reading
+    if r is None:
+        return set()
+    spans = remarks(r, -1)
+    inside = " ".join(r.text[s:e] for s, e in spans)
+    outside = "".join(ch for i, ch in enumerate(r.text) if not any(s <= i < e for s, e in spans))
+    return _keywords(inside) - _keywords(outside)
 
 
 def _sections(passages: list[Passage]) -> list[tuple[str, str, Passage]]:

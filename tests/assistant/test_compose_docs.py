@@ -723,3 +723,19 @@ def test_two_benchmarks_compared_each_get_their_own_entry():
     answer = define_answer(question, [guide], parse(question, catalog), [])
     assert "the text-to-video benchmark" in answer.answer and "vision-language benchmark" in answer.answer, \
         answer.answer
+
+
+@pytest.mark.parametrize("question", ["ttft?? keeps showin up next to the llama 2 numbers",
+                                      "ttft?? den dyker upp bredvid llama 2-siffrorna"])
+def test_where_a_term_was_seen_does_not_choose_its_entry(catalog, question):
+    """"ttft?? keeps showing up next to the llama 2 numbers": the remark says where TTFT was seen;
+    the benchmark's entry, which its words name, is not what is asked."""
+    from assistant.compose_docs import define_answer
+
+    guide = Passage(id="doc:benchmarks.md:3", doc_kind="guide", language="en", title="Guide",
+                    text="## llama2-70b-99.9\n\nllama2-70b-99.9 is the Llama 2 70B benchmark, whose numbers are in "
+                         "tokens per second.\n\n"
+                         "## Time to first token (TTFT)\n\nTime to first token (TTFT) is how long a user waits "
+                         "before the answer starts.")
+    answer = define_answer(question, [guide], parse(question, catalog), [])
+    assert answer.answer[1:].startswith("Time to first token"), answer.answer  # after “ or ”
