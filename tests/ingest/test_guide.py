@@ -188,6 +188,7 @@ PLAIN_WORDS = [
     ("scenarios", "Latency", "99 of every 100", "99 av 100"),
     ("scenarios", "Percentile latency", "99 out of every 100", "99 av 100"),
     ("scenarios", "Percentile latency", "slowest 1%", "långsammaste 1 %"),
+    ("comparing-results", "No overall score or winner", "no single overall score", "inget samlat totalbetyg"),
     ("scenarios", "Units of results", "higher is better", "högre bättre"),
 ]
 
