@@ -940,3 +940,10 @@ def test_an_accuracy_target_typed_apart_narrows_a_count(catalog, question, varia
     assert parse(question, catalog).spec.filters.benchmark == [variant]
     both = parse("how many llama 2 70b results in v6.0?", catalog).spec.filters.benchmark
     assert set(both) == {"llama2-70b-99", "llama2-70b-99.9"}
+
+
+def test_next_to_a_chip_is_no_remark(catalog):
+    """"which system is fastest next to the b200": a comparison inside the question, not where a
+    term was seen; "next to the" alone made the whole clause a remark, and lost its ranking."""
+    p = parse("which system is fastest next to the b200 on llama 2 70b in v6.1?", catalog)
+    assert p.intent == "best", p.intent
