@@ -19,6 +19,10 @@ from assistant import readout, semantics, templates
 from assistant.notes import Note, localize
 from assistant.answer import Answer, Citation, Passage, Value
 from assistant.parsed import Parsed
+from ingest.normalize import NO_ACCELERATOR
+
+# The chip family and chip model a CPU-only system's rows carry: no accelerator.
+NO_CHIP = ("none", NO_ACCELERATOR)
 
 ROW_FIELDS = ["result_id", "result_url", "round", "division", "availability", "system_type", "submitter",
               "system_name", "platform", "number_of_nodes", "total_accelerators", "accelerator",
@@ -105,9 +109,9 @@ def _who(row: dict[str, Any], lang: str) -> str:
         n = int(nodes)
         counts.append(f"{n} {'nod' if lang == 'sv' else 'node'}{'er' if lang == 'sv' and n != 1 else ''}"
                       f"{'s' if lang != 'sv' and n != 1 else ''}")
-    if accs is not None and chip not in ("none", "N/A"):
+    if accs is not None and chip not in NO_CHIP:
         counts.append(f"{int(accs)}× {chip}")
-    elif chip in ("none", "N/A"):
+    elif chip in NO_CHIP:
         counts.append("CPU only" if lang != "sv" else "endast CPU")
     return f"{row.get('submitter')}, \"{row.get('system_name')}\"" + (f" ({', '.join(counts)})" if counts else "")
 
@@ -436,7 +440,7 @@ def _compose_aggregate(question: str, result: Any, parsed: Parsed | None) -> Ans
         # A list question: "which benchmarks are in v6.1" -> the names, with their row counts.
         names = sorted(label_of(r) for r in records)
         if keys[-1] in ("accelerator_family", "accelerator_vendor", "accelerator"):
-            names = [("none (CPU only)" if lang != "sv" else "none (endast CPU)") if n in ("none", "N/A") else n
+            names = [("none (CPU only)" if lang != "sv" else "none (endast CPU)") if n in NO_CHIP else n
                      for n in names]
         where = f" in {scope}" if scope else ""
         noun = _plural(keys[-1], lang, len(names))

@@ -12,7 +12,7 @@ from typing import Any
 
 from assistant import semantics, templates
 from assistant.answer import Answer, Value
-from assistant.compose import _answer, _fmt, _query, _round_key, _who, compact_rows, row_citations
+from assistant.compose import NO_CHIP, _answer, _fmt, _query, _round_key, _who, compact_rows, row_citations
 from assistant.parsed import Parsed
 
 FEW_SHOWN_WHOLE = 4  # an overview of at most this many results lists each of them
@@ -141,7 +141,6 @@ def _not_stated(question: str, result: Any, parsed: Parsed, rnd: str, rows: list
 
 
 _CHIP_FIELDS = ("accelerator", "accelerator_family")
-_NO_CHIP = {"", "N/A", "none"}  # how the table writes a system with no accelerator
 
 
 def _first_host(rows: list[dict[str, Any]]) -> str:
@@ -166,7 +165,7 @@ def _attribute(question: str, result: Any, parsed: Parsed, rows: list[dict[str, 
     parts: list[str] = []
     for key, members in list(groups.items())[:MAX_IN_TEXT]:
         vals = list(dict.fromkeys(_field_value(m, field, lang) for m in members))
-        if field in _CHIP_FIELDS and set(vals) <= _NO_CHIP and _first_host(members):
+        if field in _CHIP_FIELDS and set(vals) <= {"", *NO_CHIP} and _first_host(members):
             # "what hardware did he run on": a CPU-only system's hardware is its host processor
             vals = [_say(lang, "cpu_only", host=_first_host(members))]
         ids = ", ".join(list(dict.fromkeys(str(m.get("result_id")) for m in members))[:3])
