@@ -450,24 +450,31 @@ class Catalog:
         if len(key) < FUZZY_MIN_LEN or len(words) > 3 or all(w in _STOP for w in words):
             return None, 0.0
         from rapidfuzz import fuzz, process
-        from rapidfuzz.distance import DamerauLevenshtein
 
         if any(w in _STOP for w in words):
             # "text to vidoe": a stop word inside a name typed one letter off; the name must start
             # with the first word as typed ("to" alone, or "the …", matches nothing)
-            near = process.extractOne(key, self._fuzzy_keys, scorer=DamerauLevenshtein.distance, score_cutoff=1)
-            if near and near[0].startswith(words[0]) and words[0] not in _STOP and words[-1] not in _STOP \
-                    and _digits(near[0]) == _digits(key):
-                return self._index[near[0]], FUZZY_CUTOFF
+            near = self._one_letter_off(key)
+            if near and near.startswith(words[0]) and words[0] not in _STOP and words[-1] not in _STOP \
+                    and _digits(near) == _digits(key):
+                return self._index[near], FUZZY_CUTOFF
             return None, 0.0
 
         hit = process.extractOne(key, self._fuzzy_keys, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
         if hit is None:  # one swapped or missing letter ("whsiper"): ratio punishes a swap twice
-            near = process.extractOne(key, self._fuzzy_keys, scorer=DamerauLevenshtein.distance, score_cutoff=1)
-            hit = (near[0], FUZZY_CUTOFF) if near and near[0][0] == key[0] else None
+            near = self._one_letter_off(key)
+            hit = (near, FUZZY_CUTOFF) if near and near[0] == key[0] else None
         if hit is None or _digits(hit[0]) != _digits(key):
             return None, 0.0
         return self._index[hit[0]], float(hit[1])
+
+    def _one_letter_off(self, key: str) -> str | None:
+        """The name key one letter (or one swap of two) away from `key`, or None."""
+        from rapidfuzz import process
+        from rapidfuzz.distance import DamerauLevenshtein
+
+        near = process.extractOne(key, self._fuzzy_keys, scorer=DamerauLevenshtein.distance, score_cutoff=1)
+        return near[0] if near else None
 
     def _family_with_words(self, words: list[str]) -> list[_Entry] | None:
         """The one accelerator family whose name has these words in this order, with others between
