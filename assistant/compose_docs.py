@@ -680,7 +680,8 @@ def _remark_words(parsed: Parsed) -> set[str]:
         return set()
     spans = remarks(r, -1)
     inside = " ".join(r.text[s:e] for s, e in spans)
-    outside = "".join(ch for i, ch in enumerate(r.text) if not any(s <= i < e for s, e in spans))
+    cuts = [0, *(i for span in sorted(set(spans)) for i in span), len(r.text)]  # clauses: equal or apart
+    outside = " ".join(r.text[a:b] for a, b in zip(cuts[::2], cuts[1::2]))
     return _keywords(inside) - _keywords(outside)
 
 

@@ -240,14 +240,14 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
     return answer
 
 
-def _named_organisation(parsed: Parsed) -> bool:
-    """Whether the question names a submitter or a chip vendor (who may have written a statement)."""
-    return any(m.column in ("submitter", "accelerator_vendor") for m in parsed.entities)
-
-
 def _organisations(parsed: Parsed) -> list[str]:
-    """The submitters and chip vendors the question names, each by its first value."""
+    """The submitters and chip vendors the question names (who may have written a statement), each
+    by its first value."""
     return [v for m in parsed.entities if m.column in ("submitter", "accelerator_vendor") for v in m.values[:1]]
+
+
+def _named_organisation(parsed: Parsed) -> bool:
+    return bool(_organisations(parsed))
 
 
 # Letters of a word the table did not read that a document must hold: shorter ones ("four", "very",
