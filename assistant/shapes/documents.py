@@ -145,6 +145,52 @@ def remarks(r: Reading, start: int) -> list[tuple[int, int]]:
     return spans
 
 
+# The end of a sentence: its marks, then a space or the end ("v6.0" and "3.1" hold no end).
+_SENTENCE_END = re.compile(r"[.?!]+(?=\s|$)")
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each sentence of `text`."""
+    cuts = [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
+    return [(a, b) for a, b in zip(cuts, cuts[1:] + [len(text)]) if text[a:b].strip()]
+
+
+def statements(r: Reading) -> list[tuple[int, int]]:
+    """The sentences beside a definition asked that state, and ask nothing: after a question, one
+    that opens with its subject and ends with no question mark ("what do ttft and tpot mean? they
+    show up in every article", "vad är rdi? det står på massor av rader"); before a last question
+    that asks what "that" is, or that frames a term ("what is … about"), every sentence with no
+    question mark ("nvidia keeps bragging about disaggregated serving. what is that exactly?")."""
+    text = r.text
+    spans = sentences(text)
+    if len(spans) < 2:
+        return []
+    out: list[tuple[int, int]] = []
+    asked = False
+    for a, b in spans:
+        first = next((t for t in r.tokens if a <= t.start < b), None)
+        opens = first is not None and any(t.start == first.start for t in r.tagged("cue", "stating"))
+        if asked and opens and not text[a:b].rstrip().endswith("?"):
+            out.append((a, b))
+        asked = asked or text[a:b].rstrip().endswith("?")
+    a, b = spans[-1]
+    last = [t for t in r.tags if a <= t.start < b]
+    # "what is that exactly", "vad är det": the last sentence only points back ("what's that post
+    # called" names what it asks for)
+    framing = [t for t in last if t.kind == "cue" and t.value in ("pointing", "plain")]
+    pointed = any(t.value == "pointing" for t in framing) \
+        and all(any(t.start <= tok.start < t.end for t in framing) for tok in r.tokens if a <= tok.start < b)
+    # "… most don't. what is the power part of mlperf about?": a definition framed around its term
+    # ("what is … about", "what does … mean"), not a bare "what is" that may ask for a figure
+    # ("NVIDIA's post says X. why does it say that, what does it mean?" asks about the source's words)
+    framed = text[a:b].rstrip().endswith("?") and any(
+        t.kind == "cue" and t.value == "define" and "…" in t.phrase.split() for t in last) \
+        and not r.has("cue", "why", "source", "source_weak")
+    if pointed or framed:
+        out += [(s, e) for s, e in spans[:-1] if not text[s:e].rstrip().endswith("?")]
+    return sorted(set(out))
+
+
 def _term_confirmed(ctx: Context) -> bool:
     """"the whisper test is speech to text, right?", "stämmer det att interactive är för chattar?":
     a yes/no check of what a term is, naming only terms and asking for no figure, is answered from
@@ -185,7 +231,18 @@ def _remarked(ctx: Context) -> list[tuple[int, int]]:
     """The remark clauses of the question that ask no definition themselves ("coreweave's text
     keeps saying 'mixture-of-experts'", "asking because nvidia wins everything")."""
     r = ctx.reading
-    return [(s, e) for s, e in remarks(r, -1) if not any(s <= t.start < e for t in r.tagged("cue", "define"))]
+    return [(s, e) for s, e in asides(r) if not any(s <= t.start < e for t in r.tagged("cue", "define"))]
+
+
+def asides(r: Reading) -> list[tuple[int, int]]:
+    """Every clause beside a definition asked that only says why or where: remarks and statements."""
+    merged: list[tuple[int, int]] = []
+    for s, e in sorted(set(remarks(r, -1)) | set(statements(r))):
+        if merged and s < merged[-1][1]:  # a remark inside a statement: one clause
+            merged[-1] = (merged[-1][0], max(e, merged[-1][1]))
+        else:
+            merged.append((s, e))
+    return merged
 
 
 def _without_remarks(ctx: Context) -> Context | None:

@@ -836,6 +836,40 @@ def test_a_clause_saying_why_the_user_asks_asks_nothing_of_the_table(catalog, qu
     assert p.intent == "define" and not {"submitter", "accelerator_vendor"} & set(p.explicit), (p.intent, p.explicit)
 
 
+@pytest.mark.parametrize("question", [
+    "ok dumb question but what do ttft and tpot mean? they show up in every article about the llm tests",
+    "vad betyder ttft och tpot? de dyker upp i varenda artikel om llm-testerna",
+    "nvidia keeps bragging about 'disaggregated serving' in its mlperf results. what is that exactly?",
+    "nvidia skryter hela tiden om disaggregated serving i sina resultat. vad är det egentligen?",
+    "some results come with a power figure and most don't. what is the power part of mlperf about?",
+    "vissa resultat har en effektsiffra och de flesta inte. vad handlar effektdelen av mlperf om?",
+])
+def test_a_statement_beside_a_definition_asks_nothing(catalog, question):
+    """A sentence that states where the user met the terms ("they show up in every article"), or a
+    statement before "what is that", is context: its "show up" asks for no appearances, and its
+    company and its boast ask for no claim."""
+    p = parse(question, catalog)
+    assert p.intent == "define" and not p.explicit, (p.intent, p.explicit)
+
+
+@pytest.mark.parametrize("question", [
+    "amd's rocm blog about its 5.1 submission links a post on pruning llama 3.1 405b. what's that post called?",
+    "nvidia's 5.1 post says the per-user targets are 'set at the 99th percentile'. why does it say that, what "
+    "does it mean in practice?"])
+def test_a_question_about_what_a_source_wrote_points_at_no_term(catalog, question):
+    """"what's that post called" asks for a name the documents give, and "why does it say that"
+    asks about a source's words: neither is what a term means."""
+    p = parse(question, catalog)
+    assert p.intent != "define", p.intent
+
+
+def test_a_statement_after_a_ranking_is_part_of_its_request(catalog):
+    """The statement rule reads only beside a definition: after a ranking, "i only need the top 3"
+    is part of the request."""
+    p = parse("best llama2-70b offline result in v6.1? i only need the top 3", catalog)
+    assert p.intent != "define" and p.spec.limit == 3, (p.intent, p.spec)
+
+
 @pytest.mark.parametrize("question", ["who runs mlperf, is it just amd hype?",
                                       "vem driver mlperf, är det bara intels reklam?"])
 def test_a_company_beside_who_runs_mlperf_is_a_guess_not_a_filter(catalog, question):
