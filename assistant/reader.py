@@ -97,6 +97,14 @@ def _shadowed(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> lis
                                        for first, last, hidden in covers)]
 
 
+def _which_noun(tags: list[Tag]) -> list[Tag]:
+    """"vilka benchmarks körde google": Swedish "vilka" is both "who" and "which"; with a noun of
+    another column right after it ("benchmarks", "system") it asks which of those, so the "who …
+    ran" operation, which asks for submitters, is not there."""
+    nouns = {t.first for t in tags if t.kind == "grouping" and t.value != "submitter"}
+    return [t for t in tags if not (t.kind == "operation" and t.value == "who" and t.first + 1 in nouns)]
+
+
 def _cue(tags: list[Tag], value: str, i: int) -> bool:
     """Whether a cue tag of `value` starts at token i."""
     return any(t.kind == "cue" and t.value == value and t.first == i for t in tags)
@@ -272,7 +280,7 @@ def read(question: str, catalog: Catalog) -> Reading:
     matches = [m for m in catalog.resolve(text)
                if not any(s <= m.span[0] and m.span[1] <= e and e - s > m.span[1] - m.span[0]
                           for _, (s, e) in publishers)]
-    tags = _shadowed(_outside_entities(lex.tag(tokens), matches), tokens, lex)
+    tags = _which_noun(_shadowed(_outside_entities(lex.tag(tokens), matches), tokens, lex))
     known, unknown = catalog.round_mentions(text)
     for m in matches:
         if m.column == "round":

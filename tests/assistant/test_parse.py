@@ -981,3 +981,13 @@ def test_next_to_a_chip_is_no_remark(catalog):
     term was seen; "next to the" alone made the whole clause a remark, and lost its ranking."""
     p = parse("which system is fastest next to the b200 on llama 2 70b in v6.1?", catalog)
     assert p.intent == "best", p.intent
+
+
+@pytest.mark.parametrize("question,group", [("vilka benchmarks körde google i v6.0?", "benchmark"),
+                                            ("vilka system körde nvidia i v6.1?", "system_name"),
+                                            ("vilka körde llama2-70b i v6.1?", "submitter")])
+def test_swedish_vilka_with_a_noun_asks_which_of_them(catalog, question, group):
+    """"vilka" is "who" and "which": "vilka benchmarks körde google" asks which benchmarks, "vilka
+    körde deepseek" who ran it."""
+    p = parse(question, catalog)
+    assert p.intent == "list" and group in p.spec.group_by, (p.intent, p.spec)
