@@ -88,6 +88,8 @@ def _asked_last(ctx: Context) -> bool:
     # ("showed up among the edge results": results as where the term was seen, not as a request)
     if any(t.kind == "cue" and t.value == "better" for t in last) and any(t.kind == "direction" for t in before):
         return False  # "fastest wan 2.2 singlestream? lower is better right": a ranking, and a reminder
+    if any(t.kind == "direction" for t in before) and any(t.kind == "grouping" for t in before):
+        return False  # "who's top on rgat, and is it a cpu?": a ranking asked, then a field of its winner
     return any(t.kind == "cue" and t.value == "define" for t in last) \
         and not any(t.kind in ("direction", "operation", "measure", "comparator") for t in last) \
         and not any((t.kind == "measure" and (t.value != "results" or any(b.kind == "direction" for b in before)))

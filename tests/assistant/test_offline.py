@@ -791,3 +791,14 @@ def test_a_cpu_only_systems_hardware_is_its_host_processor(results_table):
     a = ask(_finding(results_table), "amitash nanda submitted by himself in v5.1, what hardware did he run on?")
     assert host[0] in a.answer and "CPU only" in a.answer and "N/A" not in a.answer, a.answer
     assert a.answer.count(rows["result_id"].iloc[0]) == 1, a.answer
+
+
+@pytest.mark.parametrize("question", ["who's top on rgat in v6.1, and is it a cpu?",
+                                      "vem ligger i topp på rgat i v6.1, och är det en cpu?"])
+def test_a_ranking_then_a_field_of_its_winner_is_no_definition(results_table, question):
+    """The last clause asks what the winner is ("is it a cpu"), so the ranking is the question;
+    the answer names the winner's hardware ("CPU only")."""
+    a = ask(_finding(results_table), question)
+    assert a.rows and a.rows[0]["benchmark"] == "rgat" and a.rows[0]["round"] == "v6.1", a.answer
+    assert ("CPU only" in a.answer or "endast CPU" in a.answer) == (a.rows[0]["accelerator"] in ("N/A", "", None)), \
+        a.answer
