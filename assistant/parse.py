@@ -253,9 +253,9 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
         previous = None
     # Follow-ups: a question about the previous rows, or the previous question with a changed filter.
     if previous:
-        if r.has("measure", "per_accelerator") and r.has("cue", "pronoun", "followup") and not explicit.get("benchmark") \
-                and len(r.tokens) <= 9:  # "what's that per gpu?": the previous ranking, per accelerator
-            return _followup(ctx, dict(previous, metric="result_per_accelerator"))
+        if r.has("measure", *_DERIVED) and r.has("cue", "pronoun", "followup", "pointing") and not explicit.get("benchmark") \
+                and len(r.tokens) <= DERIVED_FOLLOWUP_WORDS:
+            return _followup(ctx, _derived(r, previous, shown))
         field_name = _field_question(r, explicit) or _bare_field(r, explicit)
         if field_name:
             parsed.intent, parsed.field, parsed.followup = "field", field_name, True
@@ -335,6 +335,22 @@ def _inherit(r: Reading, explicit: dict[str, list[str]], ranges: dict[str, dict[
 
 
 ORDINAL_LIMIT = 5  # places a ranking shows for "and which came second?" (the lexicon's ordinals go to fifth)
+
+
+# Measures a follow-up derives from the figure just shown ("what's that per gpu?", "and per watt?").
+_DERIVED = {"per_accelerator": "result_per_accelerator", "efficiency": "efficiency"}
+DERIVED_FOLLOWUP_WORDS = 12  # longer, it is a question of its own
+
+
+def _derived(r: Reading, previous: dict[str, Any], shown: dict[str, list[Any]]) -> dict[str, Any]:
+    """The previous question with a derived metric. "that" is the figure just shown, so the system
+    of the previous answer's first row, derived ("what's that per gpu" after the best result: that
+    system's result per GPU, not the best per-GPU result); "those" / "dom" re-rank them all."""
+    metric = next(m for measure, m in _DERIVED.items() if r.has("measure", measure))
+    if not shown.get("platform") or r.has("cue", "those"):
+        return dict(previous, metric=metric)
+    explicit = {**(previous.get("explicit") or {}), **{c: list(v) for c, v in shown.items()}}
+    return dict(previous, metric=metric, explicit=explicit, shape="best", intent="best")
 
 
 def _followup(ctx: Context, previous: dict[str, Any]) -> Parsed:

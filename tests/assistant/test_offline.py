@@ -793,6 +793,43 @@ def test_a_cpu_only_systems_hardware_is_its_host_processor(results_table):
     assert a.answer.count(rows["result_id"].iloc[0]) == 1, a.answer
 
 
+@pytest.mark.parametrize("first,then", [
+    ("who had the best gpt oss offline result in v6.1?", "so whats that per gpu"),
+    ("vem hade bäst gpt oss offline i v6.1?", "vad blir det per gpu?")])
+def test_that_per_gpu_is_the_figure_just_shown_per_gpu(results_table, first, then):
+    """"what's that per gpu" after the best result: that system's result divided by its GPUs,
+    not the best per-GPU result of every system (another system)."""
+    conv = Conversation()
+    shown = ask(_finding(results_table), first, conv).rows[0]
+    a = ask(_finding(results_table), then, conv)
+    assert a.query["metric"] == "result_per_accelerator", a.query
+    assert a.rows and {(r["platform"], r["benchmark"], r["scenario"]) for r in a.rows} == \
+        {(shown["platform"], shown["benchmark"], shown["scenario"])}, a.answer
+
+
+def test_those_per_gpu_ranks_them_all_again(results_table):
+    conv = Conversation()
+    ask(_finding(results_table), "top 5 gpt oss offline results in v6.1?", conv)
+    a = ask(_finding(results_table), "and those per gpu?", conv)
+    rows = results_table[(results_table["round"] == "v6.1") & (results_table["benchmark"] == "gpt-oss-120b")
+                         & (results_table["scenario"] == "Offline") & (results_table["division"] == "closed")]
+    best = (rows["result"] / rows["total_accelerators"]).max()
+    assert f"{best:,.1f}" in a.answer, a.answer
+
+
+def test_that_per_watt_is_the_power_figure_just_shown_as_efficiency(results_table):
+    rows = results_table[(results_table["round"] == "v5.1") & (results_table["submitter"] == "Lenovo")
+                         & (results_table["accelerator_family"] == "B200")
+                         & (results_table["benchmark"] == "llama2-70b-99.9") & (results_table["scenario"] == "Offline")
+                         & results_table["power_result"].notna()]
+    assert len(rows) == 1
+    conv = Conversation()
+    ask(_finding(results_table), "how many watts was lenovo's b200 box drawing on llama 70b offline in v5.1?", conv)
+    a = ask(_finding(results_table), "ok so what's that in tokens per second per watt?", conv)
+    per_watt = rows["result"].iloc[0] / rows["power_result"].iloc[0]
+    assert f"{per_watt:.2f}" in a.answer and "derived" in a.answer, a.answer
+
+
 @pytest.mark.parametrize("question", ["who's top on rgat in v6.1, and is it a cpu?",
                                       "vem ligger i topp på rgat i v6.1, och är det en cpu?"])
 def test_a_ranking_then_a_field_of_its_winner_is_no_definition(results_table, question):
