@@ -195,7 +195,7 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
             m.column != "round" for m in second.matches)
         if second is not None and not field and not _says_more_of_a_term(r, second):
             return _two_parts(r, texts[0], second, catalog, previous)
-    r = _remarks_rank_nothing(r)
+    r = _round_before(_remarks_rank_nothing(r), catalog, previous)
     text, lang = r.text, r.language
     entities = _choose(r)
     explicit = _explicit_filters(entities)
@@ -268,6 +268,32 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
     ctx.metric = words.metric(r)
     ctx.explicit = {k: list(v) for k, v in explicit.items() if k != "round"}
     return dispatch(ctx)
+
+
+ROUND_AFTER_CUE = 8  # characters between "the round before" and the round it counts from ("innan v6.1")
+
+
+def _round_before(r: Reading, catalog: Catalog, previous: dict[str, Any] | None) -> Reading:
+    """"the round before v6.1", "and the same thing one round before that?", "förra rundan": the
+    ingested round before the one named, else before the previous answer's round, else before the
+    latest, read as if the question named it."""
+    cue = next(iter(r.tagged("cue", "round_before")), None)
+    if cue is None or words.needs_commentary(r):  # "higher than the previous round, per Lambda": their words
+        return r
+    from dataclasses import replace
+
+    state = previous or {}
+    base = r.known_rounds[-1:] or list((state.get("explicit") or {}).get("round") or []) \
+        or list((state.get("shown") or {}).get("round") or []) or [catalog.latest_round]
+    before = catalog.previous_round(base[-1]) if base[-1] else None
+    if before is None:
+        return r
+    # "in v6.1 … than the previous round": a round named apart from the cue is compared with the
+    # round before it; "the round before v6.1" names the round the cue counts from
+    counted_from = any(m.column == "round" and 0 <= m.span[0] - cue.end <= ROUND_AFTER_CUE for m in r.matches)
+    if r.known_rounds and not counted_from:
+        return replace(r, known_rounds=[before, *r.known_rounds])
+    return replace(r, known_rounds=[before], matches=[m for m in r.matches if m.column != "round"])
 
 
 # Tags a remark clause's words may not add to the reading: a ranking or an operation there is what

@@ -830,6 +830,23 @@ def test_that_per_watt_is_the_power_figure_just_shown_as_efficiency(results_tabl
     assert f"{per_watt:.2f}" in a.answer and "derived" in a.answer, a.answer
 
 
+@pytest.mark.parametrize("first,then", [
+    ("what was the top llama 70b server result in v6.1?", "and the same thing one round before that?"),
+    ("vilket var bästa llama 70b server-resultatet i v6.1?", "och samma sak rundan innan?")])
+def test_one_round_before_that_is_the_round_before_the_previous_answers(results_table, first, then):
+    conv = Conversation()
+    ask(_finding(results_table), first, conv)
+    a = ask(_finding(results_table), then, conv)
+    assert a.rows and {r["round"] for r in a.rows} == {"v6.0"} and a.rows[0]["scenario"] == "Server", a.answer
+
+
+@pytest.mark.parametrize("question", ["best llama 70b server in the round before v6.1",
+                                      "bästa llama 70b server förra rundan"])
+def test_the_round_before_is_read_as_that_round(results_table, question):
+    a = ask(_finding(results_table), question)
+    assert a.rows and {r["round"] for r in a.rows} == {"v6.0"}, a.answer
+
+
 @pytest.mark.parametrize("question", ["who's top on rgat in v6.1, and is it a cpu?",
                                       "vem ligger i topp på rgat i v6.1, och är det en cpu?"])
 def test_a_ranking_then_a_field_of_its_winner_is_no_definition(results_table, question):
@@ -839,3 +856,9 @@ def test_a_ranking_then_a_field_of_its_winner_is_no_definition(results_table, qu
     assert a.rows and a.rows[0]["benchmark"] == "rgat" and a.rows[0]["round"] == "v6.1", a.answer
     assert ("CPU only" in a.answer or "endast CPU" in a.answer) == (a.rows[0]["accelerator"] in ("N/A", "", None)), \
         a.answer
+
+
+def test_a_round_compared_with_the_previous_round_keeps_both(results_table):
+    a = ask(_finding(results_table),
+            "how much did the best llama 70b server result in v6.1 improve over the previous round?")
+    assert {r["round"] for r in a.rows} == {"v6.0", "v6.1"}, a.answer
