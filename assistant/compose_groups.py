@@ -81,15 +81,17 @@ def _overview(question: str, result: Any, parsed: Parsed, rows: list[dict[str, A
     lang = parsed.language
     rnd = _latest(rows)
     in_round = [r for r in rows if str(r.get("round")) == rnd]
-    # a handful of results is shown whole (every scenario); more, one per benchmark
-    shown = in_round if len(in_round) <= FEW_SHOWN_WHOLE else _preferred(in_round, parsed)
+    # a handful of results is shown whole (every scenario); more, one per benchmark; a benchmark the
+    # question named, each of its scenarios ("how did the gb300 do on llama 405b")
+    named = bool(result.spec.filters.benchmark)
+    shown = in_round if len(in_round) <= FEW_SHOWN_WHOLE or named else _preferred(in_round, parsed)
     entity = _entity_label(parsed) or ("Alla inskickare" if lang == "sv" else "All submitters")
     items = "; ".join(_item(r, lang, parsed) for r in shown[:MAX_IN_TEXT])
     more = _say(lang, "overview_more", n=len(in_round) - min(len(shown), MAX_IN_TEXT)) \
         if len(in_round) > min(len(shown), MAX_IN_TEXT) else ""
     latest = _say(lang, "overview_latest") if not parsed.explicit.get("round") and _entity_label(parsed) else ""
-    text = _say(lang, "overview_all" if shown is in_round else "overview", entity=entity, round=rnd, latest=latest,
-                items=items) + more
+    key = "overview_scenarios" if named else "overview_all" if shown is in_round else "overview"
+    text = _say(lang, key, entity=entity, round=rnd, latest=latest, items=items) + more
     if not _entity_label(parsed) and parsed.reading is not None and parsed.reading.has("cue", "won"):
         # "who won 6.0 overall": there is no such winner to name, only each benchmark's best
         text = _say(lang, "overview_no_winner") + " " + text

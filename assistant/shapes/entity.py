@@ -43,13 +43,24 @@ def overview(ctx: Context) -> Parsed:
 
 def _overview_applies(ctx: Context) -> bool:
     r = ctx.reading
-    return (bool(_named(ctx)) and not ctx.benchmarks and not words.needs_commentary(r)
+    return (bool(_named(ctx)) and (not ctx.benchmarks or _every_scenario(ctx)) and not words.needs_commentary(r)
             and not r.has("operation", "count", "list", "new", "gone", "compare", "trend", "who"))
+
+
+def _every_scenario(ctx: Context) -> bool:
+    """"how did the gb300 nvl72 do on llama 405b": a chip, system or company on a benchmark, with no
+    scenario, ranking, condition or measure of its own, asks how it did in each scenario it ran,
+    not in the one scenario a ranking would default to."""
+    r = ctx.reading
+    return bool(ctx.catalog.present(["scenario"])) and not ctx.explicit.get("scenario") \
+        and not r.has("direction") and not r.conditions and not r.top_n and ctx.metric == "result" \
+        and not any(t.kind in ("measure", "attribute") and t.value != "results" for t in r.tags)
 
 
 @shape("overview", priority=88, applies=_overview_applies)
 def overview_shape(ctx: Context) -> Parsed:
-    """A chip, submitter or system named with no benchmark: its best result per benchmark."""
+    """A chip, submitter or system named with no benchmark, or with one and no scenario: its best
+    result per benchmark and scenario."""
     return overview(ctx)
 
 

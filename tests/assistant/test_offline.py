@@ -858,6 +858,19 @@ def test_a_ranking_then_a_field_of_its_winner_is_no_definition(results_table, qu
         a.answer
 
 
+def test_how_a_chip_did_on_a_benchmark_gives_each_scenario(results_table):
+    """"how did the mi355x do on llama 70b in v6.0": no scenario named, no ranking asked; every
+    scenario it ran is shown, not only the one a ranking would default to."""
+    rows = results_table[(results_table["round"] == "v6.0") & (results_table["accelerator_family"] == "MI355X")
+                         & results_table["benchmark"].str.startswith("llama2-70b")
+                         & (results_table["division"] == "closed")]
+    scenarios = set(rows["scenario"])
+    assert len(scenarios) > 1
+    for question in ("how did the mi355x do on llama 70b in v6.0", "hur gick det för mi355x på llama 70b i v6.0?"):
+        a = ask(_finding(results_table), question)
+        assert all(f" {s} " in a.answer for s in scenarios), a.answer
+
+
 def test_a_round_compared_with_the_previous_round_keeps_both(results_table):
     a = ask(_finding(results_table),
             "how much did the best llama 70b server result in v6.1 improve over the previous round?")
