@@ -77,9 +77,21 @@ def compose_groups(question: str, result: Any, parsed: Parsed) -> Answer:
     return _overview(question, result, parsed, rows)
 
 
+def _shown_round(rows: list[dict[str, Any]], parsed: Parsed) -> tuple[str, str]:
+    """The round an overview shows, and the later round it passes over. "how fast is the H200?" is
+    answered from the latest round with results on sale: a later round that holds only preview or
+    rdi results for it (one research system) is named, not shown. A round or an availability the
+    question names is kept."""
+    rnd = _latest(rows)
+    if parsed.explicit.get("round") or parsed.explicit.get("availability"):
+        return rnd, ""
+    on_sale = [r for r in rows if r.get("availability") == "available"]
+    return (rnd, "") if not on_sale or _latest(on_sale) == rnd else (_latest(on_sale), rnd)
+
+
 def _overview(question: str, result: Any, parsed: Parsed, rows: list[dict[str, Any]]) -> Answer:
     lang = parsed.language
-    rnd = _latest(rows)
+    rnd, later = _shown_round(rows, parsed)
     in_round = [r for r in rows if str(r.get("round")) == rnd]
     # a handful of results is shown whole (every scenario); more, one per benchmark; a benchmark the
     # question named, each of its scenarios ("how did the gb300 do on llama 405b")
@@ -90,6 +102,9 @@ def _overview(question: str, result: Any, parsed: Parsed, rows: list[dict[str, A
     more = _say(lang, "overview_more", n=len(in_round) - min(len(shown), MAX_IN_TEXT)) \
         if len(in_round) > min(len(shown), MAX_IN_TEXT) else ""
     latest = _say(lang, "overview_latest") if not parsed.explicit.get("round") and _entity_label(parsed) else ""
+    if later:
+        kinds = sorted({str(r.get("availability")) for r in rows if str(r.get("round")) == later})
+        latest = _say(lang, "overview_latest_available", later=later, kinds="/".join(kinds))
     key = "overview_scenarios" if named else "overview_all" if shown is in_round else "overview"
     text = _say(lang, key, entity=entity, round=rnd, latest=latest, items=items) + more
     if not _entity_label(parsed) and parsed.reading is not None and parsed.reading.has("cue", "won"):

@@ -871,6 +871,19 @@ def test_how_a_chip_did_on_a_benchmark_gives_each_scenario(results_table):
         assert all(f" {s} " in a.answer for s in scenarios), a.answer
 
 
+def test_an_overview_passes_over_a_later_round_with_only_research_results(results_table):
+    """"how fast is the h200?": when its latest round holds only rdi or preview results, the
+    overview shows the latest round with results on sale and names the later one."""
+    h200 = results_table[(results_table["accelerator_family"] == "H200") & (results_table["division"] == "closed")]
+    by_round = h200.groupby("round")["availability"].apply(set).to_dict()
+    latest = max(by_round, key=lambda r: tuple(int(x) for x in r.lstrip("v").split(".")))
+    assert "available" not in by_round[latest]
+    on_sale = max((r for r, kinds in by_round.items() if "available" in kinds),
+                  key=lambda r: tuple(int(x) for x in r.lstrip("v").split(".")))
+    a = ask(_finding(results_table), "how fast is the h200?")
+    assert a.rows and {r["round"] for r in a.rows} == {on_sale} and latest in a.answer, a.answer
+
+
 def test_a_round_compared_with_the_previous_round_keeps_both(results_table):
     a = ask(_finding(results_table),
             "how much did the best llama 70b server result in v6.1 improve over the previous round?")
