@@ -198,7 +198,7 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
     r = _round_before(_remarks_rank_nothing(r), catalog, previous)
     text, lang = r.text, r.language
     entities = _choose(r)
-    explicit = _explicit_filters(entities)
+    explicit = _asked_whether(r, _explicit_filters(entities), catalog)
     ranges, units = _ranges(r)
     explicit.update(units)
     if inherit is not None:
@@ -268,6 +268,24 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
     ctx.metric = words.metric(r)
     ctx.explicit = {k: list(v) for k, v in explicit.items() if k != "round"}
     return dispatch(ctx)
+
+
+def _asked_whether(r: Reading, explicit: dict[str, list[str]], catalog: Catalog) -> dict[str, list[str]]:
+    """"how did vera rubin do on deepseek server? can i buy it yet?": a value of a column a question
+    may ask about (availability, division, system type), named in a later sentence that asks
+    whether it holds, filters nothing: the answer states each row's value."""
+    from assistant.shapes.documents import sentences
+    from assistant.shapes.entity import CHOICES
+
+    spans = sentences(r.text)
+    openers = catalog.lexicon(r.language).phrases("cue", "asks_whether")
+    asked = set()
+    for m in r.matches:
+        a, b = next(((a, b) for a, b in spans if a <= m.span[0] < b), spans[0] if spans else (0, 0))
+        if m.column in CHOICES and a > spans[0][0] and r.text[a:b].rstrip().endswith("?") \
+                and any(r.text[a:m.span[1]].lower().lstrip().startswith(p) for p in openers):
+            asked.add(m.column)
+    return {c: v for c, v in explicit.items() if c not in asked}
 
 
 ROUND_AFTER_CUE = 8  # characters between "the round before" and the round it counts from ("innan v6.1")

@@ -90,12 +90,29 @@ def _attribute_applies(ctx: Context) -> bool:
         return False
     if r.has("direction", "best", "worst", "top_n", "most", "least") or words.is_list(r):
         return False
+    if asked in CHOICES and _asked_after_a_result(ctx, asked):
+        return False
     if r.has("operation", "compare", "trend", "new", "gone") or words.needs_commentary(r):
         return False
     if r.has("operation", "count"):  # "how many GPUs does X have" asks for a field, "how many results" counts
         counted = words.counted_words(r)
         return bool(counted) and any(t.first == counted[0] for t in r.tagged("attribute"))
     return True
+
+
+def _asked_after_a_result(ctx: Context, asked: str) -> bool:
+    """"hur gick vera rubin på deepseek server? går den att köpa än?": a result asked first, then
+    whether it is available (or in which division): the result answers both, as each result
+    states its availability and division."""
+    from assistant.shapes.documents import sentences
+
+    r = ctx.reading
+    spans = sentences(r.text)
+    if len(spans) < 2 or not ctx.benchmarks:
+        return False
+    first_end = spans[0][1]
+    return any(m.column == "benchmark" and m.span[1] <= first_end for m in r.matches) \
+        and all(t.start >= first_end for t in r.tagged("attribute", asked))
 
 
 @shape("attribute", priority=38, applies=_attribute_applies)

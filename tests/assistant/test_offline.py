@@ -884,6 +884,15 @@ def test_an_overview_passes_over_a_later_round_with_only_research_results(result
     assert a.rows and {r["round"] for r in a.rows} == {on_sale} and latest in a.answer, a.answer
 
 
+@pytest.mark.parametrize("question", ["how did vera rubin do on deepseek server? can i buy it yet?",
+                                      "hur gick vera rubin på deepseek server? går den att köpa än?"])
+def test_asking_whether_it_can_be_bought_filters_nothing(results_table, question):
+    """The second sentence asks whether the system is on sale: the rows are not limited to
+    available ones (Vera Rubin has none), and the result states its availability."""
+    a = ask(_finding(results_table), question)
+    assert a.rows and a.rows[0]["availability"] == "preview" and "preview" in a.answer, a.answer
+
+
 def test_a_round_compared_with_the_previous_round_keeps_both(results_table):
     a = ask(_finding(results_table),
             "how much did the best llama 70b server result in v6.1 improve over the previous round?")
