@@ -135,7 +135,9 @@ class Router:
         # document, not the time to train (the cue check tags the whole question: only when a
         # hint is there to hold back)
         if not named and hinted and not self._about_documents(question, SOURCE_CUES):
-            named = hinted
+            # "krai ran the text-to-video benchmark … how long did it take per video": a benchmark
+            # only the default table has outweighs a hint ("how long") of another table's measure
+            named = {i for i in hinted if not _names_own(self.default.catalog, self.by_id(i), question)}
         if self._default_words_id in named:
             return Route(self.default, "words")
         hit = next((e for e in self.others if e.dataset.id in named), None)
@@ -174,6 +176,15 @@ class Router:
             if not taken & set(range(t.first, t.last)):
                 named[t.kind].add(t.value)
         return named
+
+
+def _names_own(default: Any, other: Any, question: str) -> bool:
+    """The question names a benchmark the default table knows and `other`'s table does not."""
+    if other is None:
+        return False
+    theirs = [m.span for m in other.catalog.resolve(question, fuzzy=False) if m.column == "benchmark"]
+    return any(m.column == "benchmark" and not any(s[0] <= m.span[0] and m.span[1] <= s[1] for s in theirs)
+               for m in default.resolve(question, fuzzy=False))
 
 
 def _names_more(catalog: Any, default: Any, question: str) -> bool:

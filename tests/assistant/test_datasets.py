@@ -239,3 +239,15 @@ def test_a_model_backend_routes_between_tables_as_the_offline_answerer_does(mlpe
         question, scope={"dataset": ["mlperf-training"]})
     assert pinned.llm_calls == 0 and pinned.answer == answer_question(
         question, engine=default, scope={"dataset": ["mlperf-training"]}).answer
+
+
+@pytest.mark.parametrize("question", [
+    "krai ran the new text-to-video benchmark in 6.0. in the closed division, how long did it take?",
+    "hur lång tid tog krais körning av text-till-video i v6.0?",
+])
+def test_a_benchmark_only_inference_has_outweighs_a_training_hint(mlperf, question):
+    """"how long" hints at Training's time to train, but text-to-video is a benchmark only the
+    Inference table has; a benchmark both have ("bert") still follows the hint."""
+    default, _ = mlperf
+    assert default.router.route(question).engine is default
+    assert default.router.route("how long did tinycorp's tinybox take on bert").engine is not default
