@@ -897,3 +897,10 @@ def test_a_round_compared_with_the_previous_round_keeps_both(results_table):
     a = ask(_finding(results_table),
             "how much did the best llama 70b server result in v6.1 improve over the previous round?")
     assert {r["round"] for r in a.rows} == {"v6.0", "v6.1"}, a.answer
+
+
+@pytest.mark.parametrize("question", ["how long did krai take per video on text-to-video in v6.0?",
+                                      "hur lång tid tog krai per video på text-till-video i v6.0?"])
+def test_how_long_per_video_asks_the_latency_scenario(results_table, question):
+    a = ask(_finding(results_table), question)
+    assert a.rows and a.rows[0]["scenario"] == "SingleStream" and a.rows[0]["units"].startswith("Latency"), a.answer
