@@ -343,8 +343,10 @@ def _compose_rows(question: str, result: Any, parsed: Parsed | None) -> Answer:
     text = lead + _derived_suffix(result, top, lang, parsed) + f" [{top.get('result_id')}]."
     shown = rows if intent in {"top", "lookup"} else rows[:1]
     if len(shown) > 1:
+        divisions = len({r.get("division") for r in shown}) > 1  # closed and open: say which each is
         rest = "; ".join(f"{i + 2}. {_fmt(*_value_of(r, result), derived, lang, parsed)} — {_who(r, lang)}"
                          + (f", {r.get('benchmark')} {r.get('scenario')}" if intent == "lookup" else "")
+                         + (f", {r.get('division')}" if divisions else "")
                          + f" [{r.get('result_id')}]" for i, r in enumerate(shown[1:]))
         text += (" Next: " if lang != "sv" else " Därefter: ") + rest + "."
     if parsed is not None and parsed.margin and len(shown) > 1:

@@ -36,7 +36,8 @@ from ingest.schema import COLUMN_NAMES, FILTERABLE
 
 # (round, submitter, platform, benchmark, scenario): one row per system result. The submitter is part
 # of it: Intel and Supermicro both submitted a system with the platform ID `1-node-4x-BMG-B70`.
-DEDUPE_KEY = ["round", "submitter", "platform", "benchmark", "scenario"]
+# A platform's closed and open results are two results (different rules), never one deduplicated.
+DEDUPE_KEY = ["round", "submitter", "platform", "division", "benchmark", "scenario"]
 SYSTEM_KEY = ["round", "submitter", "platform"]  # system-size metrics rank systems, not results
 
 

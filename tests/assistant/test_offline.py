@@ -904,3 +904,30 @@ def test_a_round_compared_with_the_previous_round_keeps_both(results_table):
 def test_how_long_per_video_asks_the_latency_scenario(results_table, question):
     a = ask(_finding(results_table), question)
     assert a.rows and a.rows[0]["scenario"] == "SingleStream" and a.rows[0]["units"].startswith("Latency"), a.answer
+
+
+@pytest.mark.parametrize("question", [
+    "krai text to video in v6.0: how many seconds per video did they get in closed, and in open?",
+    "krai text till video i v6.0: hur många sekunder per video fick de i closed, och i open?"])
+def test_a_platforms_closed_and_open_results_are_two_results(results_table, question):
+    """One platform with a closed and an open result: both are asked, and both are shown, each with
+    its division (they were deduplicated into one, and "in open" named no division)."""
+    rows = results_table[(results_table["round"] == "v6.0") & (results_table["submitter"] == "Krai")
+                         & (results_table["benchmark"] == "wan-2.2-t2v-a14b")
+                         & (results_table["scenario"] == "SingleStream")]
+    assert set(rows["division"]) == {"closed", "open"} and rows["platform"].nunique() == 1
+    a = ask(_finding(results_table), question)
+    assert {(r["division"], r["result_id"]) for r in a.rows} == set(zip(rows["division"], rows["result_id"])), \
+        a.answer
+    assert "closed" in a.answer and "open" in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question", ["what did amd get on dlrm v3 offline in the open division in v6.1?",
+                                      "what did amd get on dlrm v3 offline in open division in v6.1?",
+                                      "vad fick amd på dlrm v3 offline i open-divisionen i v6.1?",
+                                      "vad fick amd på dlrm v3 offline i open division i v6.1?"])
+def test_in_open_division_is_still_the_open_division(results_table, question):
+    """"in open" names the open division; the longer "in open division" must not leave "division"
+    behind as a question about the division."""
+    a = ask(_finding(results_table), question)
+    assert a.rows and {r["division"] for r in a.rows} == {"open"} and a.rows[0]["benchmark"] == "dlrm-v3", a.answer
