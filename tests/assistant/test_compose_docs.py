@@ -739,3 +739,17 @@ def test_where_a_term_was_seen_does_not_choose_its_entry(catalog, question):
                          "before the answer starts.")
     answer = define_answer(question, [guide], parse(question, catalog), [])
     assert answer.answer[1:].startswith("Time to first token"), answer.answer  # after “ or ”
+
+
+@pytest.mark.parametrize("asked,expected", [("samples", "3.1x"), ("queries", "2.9x")])
+def test_respectively_maps_each_figure_to_its_item(asked, expected):
+    """"a 3.1x and 2.9x improvement for samples/second and queries/second, respectively": the
+    figure of the item the question names, not the one standing closest to its word."""
+    from assistant.compose_docs import FIGURES, _nearest, _stem
+
+    sentence = ("Trillium delivered a 3.1x and 2.9x throughput improvement for samples/second and "
+                "queries/second, respectively, compared to its predecessor.")
+    matches = list(FIGURES["ratio"].finditer(sentence))
+    assert [m.group(0).strip() for m in matches] == ["3.1x", "2.9x"]
+    match, _ = _nearest(sentence, matches, {_stem(asked): 1.0, _stem("second"): 1.0})
+    assert match.group(0).strip() == expected
