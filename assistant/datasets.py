@@ -149,6 +149,10 @@ class Router:
                 known, missing = other.catalog.round_mentions(question)
                 if known and not missing:
                     return Route(other, "round", tuple(unknown))
+        # "the IEEE Spectrum write-up … what parameter count does it give for GPT3?": a name only
+        # another table has ("gpt3") inside a question about a publisher's words is no benchmark asked
+        if self.default.catalog.publisher_mentions(question):
+            return Route(self.default, "default")
         hit = next((e for e in self.others if _names_more(e.catalog, self.default.catalog, question)), None)
         return Route(hit, "names") if hit is not None else Route(self.default, "default")
 

@@ -251,3 +251,13 @@ def test_a_benchmark_only_inference_has_outweighs_a_training_hint(mlperf, questi
     default, _ = mlperf
     assert default.router.route(question).engine is default
     assert default.router.route("how long did tinycorp's tinybox take on bert").engine is not default
+
+
+def test_a_name_only_training_has_in_a_question_about_a_publisher_stays(mlperf):
+    """"gpt3" is a Training benchmark, but asked of what IEEE Spectrum wrote it is a word in an
+    article, not a benchmark: the documents of the default table answer."""
+    default, _ = mlperf
+    default.catalog.add_publishers(["v5.0_ieee-spectrum_news.md"])  # the store's documents name them
+    question = "the ieee spectrum write-up of the v5.0 round: what parameter count does it give for gpt3?"
+    assert default.router.route(question).engine is default
+    assert default.router.route("fastest gpt3 training time in v5.0?").engine is not default
