@@ -271,21 +271,27 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
 
 
 def _asked_whether(r: Reading, explicit: dict[str, list[str]], catalog: Catalog) -> dict[str, list[str]]:
-    """"how did vera rubin do on deepseek server? can i buy it yet?": a value of a column a question
-    may ask about (availability, division, system type), named in a later sentence that asks
-    whether it holds, filters nothing: the answer states each row's value."""
-    from assistant.shapes.documents import sentences
+    """"how did vera rubin do on deepseek server? can i buy it yet?", "naeem khoshnevis results -
+    are those available systems?": a value of a column a question may ask about (availability,
+    division, system type), named in a later clause that asks whether it holds, filters nothing:
+    the answer states each row's value."""
     from assistant.shapes.entity import CHOICES
 
-    spans = sentences(r.text)
+    cuts = [0] + [m.end() for m in _CLAUSE_CUT.finditer(r.text)] + [len(r.text)]
+    spans = [(a, b) for a, b in zip(cuts, cuts[1:]) if r.text[a:b].strip()]
     openers = catalog.lexicon(r.language).phrases("cue", "asks_whether")
     asked = set()
     for m in r.matches:
         a, b = next(((a, b) for a, b in spans if a <= m.span[0] < b), spans[0] if spans else (0, 0))
         if m.column in CHOICES and a > spans[0][0] and r.text[a:b].rstrip().endswith("?") \
-                and any(r.text[a:m.span[1]].lower().lstrip().startswith(p) for p in openers):
+                and any(r.text[a:m.span[1]].lower().lstrip(" -–—").startswith(p) for p in openers):
             asked.add(m.column)
     return {c: v for c, v in explicit.items() if c not in asked}
+
+
+# Where a clause may end: a sentence or clause mark, or a dash between spaces ("X results - are
+# those available?").
+_CLAUSE_CUT = re.compile(r"[.?!;,]+(?=\s|$)|\s[-–—]\s")
 
 
 ROUND_AFTER_CUE = 8  # characters between "the round before" and the round it counts from ("innan v6.1")

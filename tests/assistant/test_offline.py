@@ -931,3 +931,12 @@ def test_in_open_division_is_still_the_open_division(results_table, question):
     behind as a question about the division."""
     a = ask(_finding(results_table), question)
     assert a.rows and {r["division"] for r in a.rows} == {"open"} and a.rows[0]["benchmark"] == "dlrm-v3", a.answer
+
+
+def test_a_clause_after_a_dash_asks_whether_it_holds(results_table):
+    """"naeem khoshnevis results - are those available systems?": the clause asks, so the rows are
+    not limited to available ones (there are none), and the answer states what they are."""
+    rows = results_table[results_table["submitter"] == "Naeem Khoshnevis"]
+    assert len(rows) and "available" not in set(rows["availability"])
+    a = ask(_finding(results_table), "naeem khoshnevis results - are those available systems?")
+    assert a.rows and all(f", {r['availability']}" in a.answer for r in a.rows), a.answer
