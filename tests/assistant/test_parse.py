@@ -800,7 +800,9 @@ def test_a_publishers_piece_about_a_term_is_a_question_for_the_documents(questio
     ("did nvidia say how many partners submitted in v6.1?", "count"),
     ("is there a statement on how many results amd submitted in v6.1?", "count"),
     ("by what factor did trillium improve sdxl offline samples per second, per google?", "ratio"),
-    ("med vilken faktor förbättrade trillium sdxl enligt google?", "ratio")])
+    ("med vilken faktor förbättrade trillium sdxl enligt google?", "ratio"),
+    ("per nand research, how much shorter must the time to first token be than in server?", "ratio"),
+    ("enligt nand research, hur mycket kortare måste tiden till första token vara än i server?", "ratio")])
 def test_the_kind_of_figure_a_question_asks_the_documents_for(catalog, question, figure):
     from assistant.compose_docs import asked_figure
 
