@@ -65,3 +65,12 @@ def test_a_ranking_that_asks_for_no_winner_gets_no_winner_lead(engine):
     answer = answer_question("show me the best results in 6.0", engine=engine, conversation=Conversation(),
                              settings=engine.settings)
     assert "overall winner" not in answer.answer and answer.status == "answered"
+
+
+@pytest.mark.parametrize("question", [
+    "my boss divided a rack's tokens/s by 72 and calls it the official per-gpu score. is that legit?",
+    "min chef delade ett racks totala tokens/s med 72 och vill kalla det 'officiell mlperf-poäng per gpu'. "
+    "är det okej?"])
+def test_is_that_legit_asks_the_guide(catalog, question):
+    """Whether a way of using the numbers is valid is a question for the guide, not for quotes."""
+    assert parse(question, catalog).intent == "define"
