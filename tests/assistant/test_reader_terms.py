@@ -74,3 +74,12 @@ def test_a_ranking_that_asks_for_no_winner_gets_no_winner_lead(engine):
 def test_is_that_legit_asks_the_guide(catalog, question):
     """Whether a way of using the numbers is valid is a question for the guide, not for quotes."""
     assert parse(question, catalog).intent == "define"
+
+
+def test_what_x_is_that_defines_only_at_the_end(catalog):
+    """"what benchmark is that?" asks what a term is; "what model is that one based on?" asks a
+    fact a document states."""
+    assert parse("yolo-95 showed up in 6.0, what benchmark is that?", catalog).intent == "define"
+    assert parse("wan-2.2-t2v-a14b?? what on earth is that benchmrk", catalog).intent == "define"
+    assert parse("ieee spectrum says 5.1 added its smallest llm benchmark. what model is that one based on?",
+                 catalog).intent != "define"
