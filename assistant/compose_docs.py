@@ -12,13 +12,14 @@ import calendar
 import math
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from assistant import glossary, lexicon, templates
 from assistant.answer import Answer, Passage
 from assistant.catalog import Catalog
 from assistant.compose import _answer, _keywords, doc_citations
 from assistant.parsed import Parsed
+from assistant.reader import Reading
 from assistant.retrieval import doc_parts
 from assistant.shapes import words
 from assistant.shapes.words import NAMED_COLUMNS, ratios
@@ -104,6 +105,7 @@ def asked_figure(parsed: Parsed, table_asked: bool = False) -> str | None:
     r = parsed.reading
     if r is None:
         return None
+    r = _outside_remarks(r)
     # "can i just divide by the number of gpus?": a yes or no, not a figure, unless someone is
     # asked what they stated or "how many" is asked outright
     if r.has("cue", "yes_no") and not r.has("cue", "source", "source_weak") and not r.has("measure", "amount"):
@@ -115,6 +117,16 @@ def asked_figure(parsed: Parsed, table_asked: bool = False) -> str | None:
     asks_number = r.has("measure", "amount", "ratio", "share", "money") or r.has("operation", "count") \
         or r.has("cue", "source") or bool(parsed.claimed) or figure == "result" or table_asked
     return figure if figure in _STATED or figure in NAMED_COLUMNS or asks_number else None
+
+
+def _outside_remarks(r: Reading) -> Reading:
+    """The reading without the measures of its remark clauses: "i read … bc industry wanted low
+    latency. what model is that based on?" asks for a name; the latency is why the user read on."""
+    from assistant.shapes.documents import remarks
+
+    spans = remarks(r, -1)
+    kept = [t for t in r.tags if not (t.kind in ("measure", "unit") and any(s <= t.start < e for s, e in spans))]
+    return r if len(kept) == len(r.tags) else replace(r, tags=kept)
 
 
 def _source(p: Passage) -> str:

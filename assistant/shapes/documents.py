@@ -130,7 +130,7 @@ def _asked_first(ctx: Context) -> int | None:
     return end
 
 
-_CLAUSE_END = re.compile(r"[.?!,;]+|\.\.\.")
+_CLAUSE_END = re.compile(r"[.?!,;]+(?=\s|$)|\.\.\.")  # "5.1" and "1,000" hold no end
 
 
 def remarks(r: Reading, start: int) -> list[tuple[int, int]]:

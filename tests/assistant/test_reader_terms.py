@@ -83,3 +83,13 @@ def test_what_x_is_that_defines_only_at_the_end(catalog):
     assert parse("wan-2.2-t2v-a14b?? what on earth is that benchmrk", catalog).intent == "define"
     assert parse("ieee spectrum says 5.1 added its smallest llm benchmark. what model is that one based on?",
                  catalog).intent != "define"
+
+
+def test_a_remarks_measure_is_not_the_figure_asked(catalog):
+    """"i read … that 5.1 added … bc industry wanted low latency": the remark runs past "5.1" (no
+    clause ends inside a round), so its latency is why the user read on, not the figure asked."""
+    from assistant.compose_docs import asked_figure
+
+    p = parse("i read in ieee spectrum that 5.1 added its smallest llm benchmark so far bc industry wanted low "
+              "latency. what model is that one based on?", catalog)
+    assert asked_figure(p) != "latency"
