@@ -253,8 +253,8 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
         previous = None
     # Follow-ups: a question about the previous rows, or the previous question with a changed filter.
     if previous:
-        if r.has("measure", *_DERIVED) and r.has("cue", "pronoun", "followup", "pointing") and not explicit.get("benchmark") \
-                and len(r.tokens) <= DERIVED_FOLLOWUP_WORDS:
+        if r.has("measure", *_DERIVED) and r.has("cue", "pronoun", "followup", "pointing") \
+                and not explicit.get("benchmark") and len(r.tokens) <= DERIVED_FOLLOWUP_WORDS:
             return _followup(ctx, _derived(r, previous, shown))
         field_name = _field_question(r, explicit) or _bare_field(r, explicit)
         if field_name:
