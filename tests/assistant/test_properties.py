@@ -197,9 +197,11 @@ def reference_ranking(table: pd.DataFrame, spec: QuerySpec, lower_is_better: boo
     ascending = spec.order == "asc" or (spec.order == "best" and lower_is_better) or \
         (spec.order == "worst" and not lower_is_better)
     df = df.sort_values("value", ascending=ascending, kind="mergesort")
-    if spec.dedupe:  # a system's size is one figure per system; a result is one per benchmark and scenario
+    # a system's size is one figure per system; a result is one per division, benchmark and scenario
+    if spec.dedupe:
         per_system = spec.metric in ("total_accelerators", "number_of_nodes")
-        df = df.drop_duplicates(["round", "submitter", "platform"] + ([] if per_system else ["benchmark", "scenario"]))
+        df = df.drop_duplicates(["round", "submitter", "platform"]
+                                + ([] if per_system else ["division", "benchmark", "scenario"]))
     return df.head(spec.limit)["result_id"].astype(str).tolist()
 
 
