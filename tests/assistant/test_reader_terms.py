@@ -93,3 +93,14 @@ def test_a_remarks_measure_is_not_the_figure_asked(catalog):
     p = parse("i read in ieee spectrum that 5.1 added its smallest llm benchmark so far bc industry wanted low "
               "latency. what model is that one based on?", catalog)
     assert asked_figure(p) != "latency"
+
+
+@pytest.mark.parametrize("question", [
+    "in the amd post about their v6 submission they list specs for the mi355x. what memory bandwidth do they quote?",
+    "intel's blurb in the v4.1 discussion doc: what's the biggest speedup on bert?",
+    "nvidias blogginlägg om 5.1 listade latenskraven. vilken tokentakt per användare krävs i interactive?"])
+def test_a_post_a_blurb_or_what_they_quote_names_a_source(catalog, question):
+    """"the amd post", "intel's blurb", "what … do they quote", "blogginlägg": the words of a
+    document are asked, not the table's results."""
+    p = parse(question, catalog)
+    assert p.reading.has("cue", "source") and p.intent == "commentary", (p.intent, p.spec)
