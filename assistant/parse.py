@@ -475,8 +475,22 @@ _CLAIMED = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{4,}(?:\.\d+)
 
 def claimed_numbers(text: str) -> list[float]:
     """Result-sized figures quoted in a question ("1,046,150 tokens/s"): thousands-grouped or 4+ digits,
-    so model sizes (70B), rounds (6.1) and GPU counts (512) are not mistaken for claims."""
-    return [float(m.group(1).replace(",", "")) for m in _CLAIMED.finditer(text)]
+    so model sizes (70B), rounds (6.1) and GPU counts (512) are not mistaken for claims, nor years
+    after a month or "since" ("August 2024", "since 2021")."""
+    out = []
+    for m in _CLAIMED.finditer(text):
+        raw = m.group(1)
+        if raw.isdigit() and _YEARS[0] <= int(raw) <= _YEARS[1] and _YEAR_BEFORE.search(text[:m.start()]):
+            continue
+        out.append(float(raw.replace(",", "")))
+    return out
+
+
+# "the August 2024 round", "since 2021", "sedan 2021": a year, not a claimed figure
+_YEAR_BEFORE = re.compile(r"(?:january|february|march|april|may|june|july|august|september|october|november|"
+                          r"december|januari|februari|mars|maj|juni|juli|augusti|oktober|since|in|from|until|till|"
+                          r"sedan|i|från|år|year)\s+$", re.IGNORECASE)
+_YEARS = (1990, 2099)
 
 
 

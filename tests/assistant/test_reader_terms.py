@@ -104,3 +104,10 @@ def test_a_post_a_blurb_or_what_they_quote_names_a_source(catalog, question):
     document are asked, not the table's results."""
     p = parse(question, catalog)
     assert p.reading.has("cue", "source") and p.intent == "commentary", (p.intent, p.spec)
+
+
+def test_a_year_is_no_claimed_figure():
+    from assistant.parse import claimed_numbers
+
+    assert claimed_numbers("the August 2024 round, since they started in 2021 (sedan 2021)") == []
+    assert claimed_numbers("is it true they did 2024 tokens/s and 1,046,150 in v6.1?") == [2024.0, 1046150.0]
