@@ -465,8 +465,14 @@ def _unknown_submitters(text: str, matches: list[Match]) -> list[str]:
             continue
         if any(s < end and start < e for s, e in (x.span for x in matches)):
             continue
+        # "Netweb from India": a place after a company the data knows says where it is from
+        if any(not text[x.span[1]:m.start()].strip() for x in matches if x.column in _ORGANISATION_COLUMNS):
+            continue
         out.append(m.group(1))
     return out
+
+
+_ORGANISATION_COLUMNS = ("submitter", "accelerator_vendor")
 
 
 

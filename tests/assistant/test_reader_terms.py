@@ -106,6 +106,13 @@ def test_a_post_a_blurb_or_what_they_quote_names_a_source(catalog, question):
     assert p.reading.has("cue", "source") and p.intent == "commentary", (p.intent, p.spec)
 
 
+def test_a_place_after_a_known_company_is_no_unknown_submitter(catalog):
+    """"Netweb from India": where the company is from, not a second party with no results."""
+    p = parse("netweb from India showed up for the first time in 6.0. what server did they benchmark?", catalog)
+    assert p.status != "no_data", p.message
+    assert parse("best llama2-70b offline result by Cerebras in v6.1?", catalog).status == "no_data"
+
+
 def test_a_year_is_no_claimed_figure():
     from assistant.parse import claimed_numbers
 
