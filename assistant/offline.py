@@ -478,6 +478,14 @@ def _written_by_unknown(question: str, parsed: Parsed, engine: Any) -> Answer | 
 _NAMED = ("submitter", "accelerator_vendor", "accelerator_family", "accelerator", "system_name", "benchmark")
 
 
+def _asks_meaning(r: Any) -> bool:
+    """"… what does that even mean", "what is that": the question asks what words mean, framed
+    around them or pointing back; a bare "what's" opens any question ("what's the biggest speedup
+    they quote")."""
+    return r.has("cue", "pointing") or any(t.kind == "cue" and t.value == "define" and (
+        "…" in t.phrase.split() or t.phrase.endswith("$")) for t in r.tags)
+
+
 def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) -> Want:
     """What the question asks of the documents besides its words (retrieval boosts)."""
     if parsed is None:
@@ -612,7 +620,7 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
                 if mine else None
         if answer is None or answer.status != "answered":  # it states none: whoever does, as without the cue
             answer = _figure_then_quotes(question, passages, parsed, figure, catalog=engine.catalog)
-        if answer.status == "no_data" and r is not None and (r.has("cue", "define") or not (
+        if answer.status == "no_data" and r is not None and (_asks_meaning(r) or not (
                 r.has("cue", "source") or r.publishers)):
             # "nvidia's blog says '12.5 tokens/second/user' … what does that even mean", "is that per-gpu
             # number an official metric?": no document states a figure, and the question asks what the

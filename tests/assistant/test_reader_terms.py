@@ -118,3 +118,14 @@ def test_a_year_is_no_claimed_figure():
 
     assert claimed_numbers("the August 2024 round, since they started in 2021 (sedan 2021)") == []
     assert claimed_numbers("is it true they did 2024 tokens/s and 1,046,150 in v6.1?") == [2024.0, 1046150.0]
+
+
+@pytest.mark.parametrize("question,meaning", [
+    ("nvidia's blog says '12.5 tokens/second/user'... what does that even mean?", True),
+    ("intel's blurb brags about xeon. what's the biggest speedup they quote for bert?", False)])
+def test_only_a_question_about_words_falls_back_to_the_guide(catalog, question, meaning):
+    """A figure no document states is answered from the guide only when the question asks what the
+    words mean; a bare "what's" opens any question."""
+    from assistant.offline import _asks_meaning
+
+    assert _asks_meaning(parse(question, catalog).reading) is meaning
