@@ -198,7 +198,9 @@ def _term_confirmed(ctx: Context) -> bool:
     a yes/no check of what a term is, naming only terms and asking for no figure, is answered from
     the guide (a check naming a company or a figure is a claim about results)."""
     r = ctx.reading
-    return r.has("cue", "is_it_true") and bool(r.matches) and all(m.column in TERMS for m in r.matches) \
+    # "is gpt oss basically chatgpt?", "rgat?? is that about graphs?", "are those both detection tests?"
+    likened = r.has("cue", "yes_no", "asks_whether") and r.has("cue", "likeness")
+    return (r.has("cue", "is_it_true") or likened) and bool(r.matches) and all(m.column in TERMS for m in r.matches) \
         and not ctx.rounds and not ctx.parsed.claimed and not r.conditions \
         and not any(t.kind in ("measure", "direction", "operation", "comparator", "attribute") for t in r.tags)
 

@@ -129,3 +129,13 @@ def test_only_a_question_about_words_falls_back_to_the_guide(catalog, question, 
     from assistant.offline import _asks_meaning
 
     assert _asks_meaning(parse(question, catalog).reading) is meaning
+
+
+@pytest.mark.parametrize("question", ["is gpt oss 120 b basically chatgpt running inside the benchmark??",
+                                      "rgat?? is that about graphs as in charts, or what",
+                                      "är gpt oss typ chatgpt?"])
+def test_a_yes_no_likening_a_benchmark_to_something_asks_the_guide(catalog, question):
+    """"is X basically Y", "is that about Y": what the benchmark is, not its best result; a check
+    naming a company or a figure stays a question about results."""
+    assert parse(question, catalog).intent == "define"
+    assert parse("is nvidia's llama 70b result like amd's?", catalog).intent != "define"
