@@ -157,6 +157,13 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in zip(cuts, cuts[1:] + [len(text)]) if text[a:b].strip()]
 
 
+def _opener(phrase: str) -> bool:
+    """A define cue that only opens a question ("what is", "what's", "vad är"): it may ask for a
+    figure as well as a meaning, unlike "stand for" or "what does … mean"."""
+    words = phrase.split()
+    return len(words) <= 2 and words[0].strip("^") in ("what", "what's", "whats", "vad", "wtf", "which")
+
+
 def statements(r: Reading) -> list[tuple[int, int]]:
     """The sentences beside a definition asked that state, and ask nothing: after a question, one
     that opens with its subject and ends with no question mark ("what do ttft and tpot mean? they
@@ -186,7 +193,7 @@ def statements(r: Reading) -> list[tuple[int, int]]:
     # ("what is … about", "what does … mean"), not a bare "what is" that may ask for a figure
     # ("NVIDIA's post says X. why does it say that, what does it mean?" asks about the source's words)
     framed = text[a:b].rstrip().endswith("?") and any(
-        t.kind == "cue" and t.value == "define" and "…" in t.phrase.split() for t in last) \
+        t.kind == "cue" and t.value == "define" and ("…" in t.phrase.split() or not _opener(t.phrase)) for t in last) \
         and not r.has("cue", "why", "source", "source_weak")
     if pointed or framed:
         out += [(s, e) for s, e in spans[:-1] if not text[s:e].rstrip().endswith("?")]

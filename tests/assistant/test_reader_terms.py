@@ -139,3 +139,11 @@ def test_a_yes_no_likening_a_benchmark_to_something_asks_the_guide(catalog, ques
     naming a company or a figure stays a question about results."""
     assert parse(question, catalog).intent == "define"
     assert parse("is nvidia's llama 70b result like amd's?", catalog).intent != "define"
+
+
+def test_a_statement_before_a_strong_definition_asks_nothing(catalog):
+    """"There's a new one called qwen3-vl. What does the VL stand for": the statement says where the
+    term was met ("new" asks for no list of new benchmarks); "stand for" asks what it means."""
+    p = parse("There's a new one called qwen3-vl. What does the VL stand for, and what data is it tested on?",
+              catalog)
+    assert p.intent == "define", p.intent
