@@ -708,7 +708,11 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
     # "ttft?? keeps showing up next to the deepseek numbers": where the term was seen is no key, when
     # the question names the term outside its remark ("i saw 'preview' on rows, what is it" does not)
     aside = _remark_words(parsed)
-    return keys - aside if keys - aside else keys
+    keys = keys - aside if keys - aside else keys
+    # "besides closed and open, … a 'network' division. what is that one about?": the terms the
+    # question leaves out are not the one it asks about
+    left_out = {w for values in parsed.excluded.values() for v in values for w in _keywords(v)}
+    return keys - left_out if keys - left_out else keys
 
 
 def _remark_words(parsed: Parsed) -> set[str]:

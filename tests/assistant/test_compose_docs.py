@@ -753,3 +753,19 @@ def test_respectively_maps_each_figure_to_its_item(asked, expected):
     assert [m.group(0).strip() for m in matches] == ["3.1x", "2.9x"]
     match, _ = _nearest(sentence, matches, {_stem(asked): 1.0, _stem("second"): 1.0})
     assert match.group(0).strip() == expected
+
+
+@pytest.mark.parametrize("question", [
+    "Besides closed and open I read somewhere that MLPerf also had a 'network' division. what is that one about?",
+    "förutom closed och open läste jag att det finns en 'network'-division. vad handlar den om?"])
+def test_the_terms_a_question_leaves_out_choose_no_entry(catalog, question):
+    """"besides closed and open …": those two are what the user already knows; the entry on the
+    network division answers, not the one comparing closed and open."""
+    from assistant.compose_docs import define_answer
+
+    guide = Passage(id="doc:divisions.md:1", doc_kind="guide", language="en", title="Guide",
+                    text="## Closed versus open\n\nClosed and open division results differ: the closed division "
+                         "runs the same model, the open division may change it.\n\n## Network division\n\nThe "
+                         "network division sends requests over the network to the system.")
+    answer = define_answer(question, [guide], parse(question, catalog), [])
+    assert answer.answer[1:].startswith("The network division"), answer.answer
