@@ -98,6 +98,10 @@ class _Entry:
     alias: str
 
 
+_AI_SUFFIX = "ai"
+MIN_BARE_PUBLISHER = 5  # letters a publisher's name keeps without its "AI" ("megaone")
+
+
 @dataclass
 class Catalog:
     """Vocabulary of every filterable column plus the alias index built over it."""
@@ -547,6 +551,12 @@ class Catalog:
         for key, names in firsts.items():
             if len(names) == 1 and key not in self.publishers and key not in self._index:
                 self.publishers[key] = next(iter(names))
+        # "the MegaOne article": a publisher whose name ends in "AI" is named without it too
+        for key, name in list(self.publishers.items()):
+            bare = key[:-len(_AI_SUFFIX)]
+            if key.endswith(_AI_SUFFIX) and len(bare) >= MIN_BARE_PUBLISHER and bare not in self.publishers \
+                    and bare not in self._index:
+                self.publishers[bare] = name
 
     def publisher_mentions(self, text: str) -> list[tuple[str, tuple[int, int]]]:
         """Publishers named in `text`, with their character spans (a possessive 's is allowed)."""

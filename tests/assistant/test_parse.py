@@ -995,3 +995,13 @@ def test_swedish_vilka_with_a_noun_asks_which_of_them(catalog, question, group):
     körde deepseek" who ran it."""
     p = parse(question, catalog)
     assert p.intent == "list" and group in p.spec.group_by, (p.intent, p.spec)
+
+
+def test_a_publisher_ending_in_ai_is_named_without_it():
+    """"the megaone article" names MegaOne AI (file "megaoneai"); a bare name too short to be one
+    is not made."""
+    catalog = Catalog.from_table(_table())
+    catalog.add_publishers(["v6.0_megaoneai_news.md", "v6.0_xai_news.md"])
+    assert [name for name, _ in catalog.publisher_mentions("which co-chair was quoted in the megaone article?")] \
+        == ["megaoneai"]
+    assert catalog.publisher_mentions("what did x say?") == []
