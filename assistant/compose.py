@@ -655,6 +655,18 @@ def _keywords(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS and len(w) > 1}
 
 
+# "what nickname did they mention", "vilken modell": the noun after the question word is what is asked.
+_ASKED_NOUN = re.compile(r"\b(?:what|which|vilken|vilket|vilka)\s+(\w+)", re.IGNORECASE)
+ASKED_NOUN_WEIGHT = 3.0
+# A question word this long also matches the longer words it begins ("nickname": "nicknamed").
+HEAD_MIN = 5
+
+
+def _with_heads(words: set[str], keys: set[str]) -> set[str]:
+    """A sentence's words, plus each of `keys` that begins one of them."""
+    return words | {k for k in keys if len(k) >= HEAD_MIN and any(w.startswith(k) for w in words)}
+
+
 def best_sentences(question: str, text: str, n: int = 2) -> list[str]:
     """The passage sentences that best share the question's words (ties: earlier first).
 
@@ -662,11 +674,14 @@ def best_sentences(question: str, text: str, n: int = 2) -> list[str]:
     frequency): a word most sentences share (the document's topic, "MLPerf") says little about
     which sentence answers; a word few share ("head") says more."""
     keys = _keywords(question)
+    # "what nickname did they mention": the noun after the question word is what is asked; it
+    # counts more, and also in the longer words it begins ("nicknamed")
+    asked = {w for m in _ASKED_NOUN.finditer(question) if len(w := m.group(1).lower()) >= HEAD_MIN} & keys
     # Retrieved chunks overlap, so one sentence can come twice: quote it once.
     sentences = list(dict.fromkeys(s.strip(" -*•#\t") for s in _SENTENCE.split(text) if len(s.strip()) > 20))
-    words = [_keywords(s) for s in sentences]
+    words = [_with_heads(_keywords(s), asked) for s in sentences]
     df = Counter(w for ws in words for w in ws & keys)
-    weight = {w: math.log(1 + len(sentences) / df[w]) for w in df}
+    weight = {w: math.log(1 + len(sentences) / df[w]) * (ASKED_NOUN_WEIGHT if w in asked else 1.0) for w in df}
     scored = [(math.fsum(weight[w] for w in keys & ws), -i, s) for i, (ws, s) in enumerate(zip(words, sentences))]
     top = sorted(scored, reverse=True)[:n]
     return [s for _, _, s in sorted(top, key=lambda t: -t[1])]

@@ -127,6 +127,18 @@ def test_best_sentences_prefers_overlap():
     assert best_sentences("Who led Llama 2 70B Offline?", text, 1) == ["GB300 led Llama 2 70B Offline by a wide margin."]
 
 
+def test_best_sentences_weigh_the_noun_asked_and_match_longer_forms():
+    """"what nickname did they mention": the sentence that says "nicknamed" answers, though the
+    other shares more of the question's other words (the round's and the chip's)."""
+    text = ("Blackwell Ultra debuted in this round and led the Blackwell Ultra field. "
+            "MLPerf, sometimes nicknamed the Olympics of AI, added three tests.")
+    question = "when blackwell ultra debuted, what nickname for mlperf did they mention?"
+    assert best_sentences(question, text, 1) == ["MLPerf, sometimes nicknamed the Olympics of AI, added three tests."]
+    sv = "Blackwell Ultra debuterade i rundan. MLPerf har ibland smeknamnet AI-OS och tre nya tester."
+    assert best_sentences("vilket smeknamn har mlperf när blackwell ultra debuterade?", sv, 1) == \
+        ["MLPerf har ibland smeknamnet AI-OS och tre nya tester."]
+
+
 def test_field_answer_reads_previous_rows():
     rows = [{"result_id": "r-9", "result_url": "https://x/9", "submitter": "Acme", "system_name": "A",
              "round": "v6.1", "number_of_nodes": 18}]
