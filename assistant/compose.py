@@ -655,31 +655,50 @@ def _keywords(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS and len(w) > 1}
 
 
-# "what nickname did they mention", "vilken modell": the noun after the question word is what is asked.
-_ASKED_NOUN = re.compile(r"\b(?:what|which|vilken|vilket|vilka)\s+(\w+)", re.IGNORECASE)
+# A question word this long that starts a sentence's word is that word cut short ("configs" for
+# "configurations", "perf" is too short to tell from "perfect").
+CLIPPED_MIN = 5
+
+
+def _clips(key: str, word: str) -> bool:
+    """Whether a question word is a text's longer word cut short ("config" of "configuration")."""
+    return len(key) >= CLIPPED_MIN and word.startswith(key)
+
+
+def _shared(words: set[str], wanted: set[str] | frozenset[str]) -> set[str]:
+    """The wanted words a text has, whole or in full where the question clipped them ("configs"
+    asks for "14 configurations")."""
+    return (words & wanted) | {k for k in wanted - words if any(_clips(k, w) for w in words)}
+
+
+# "what nickname did they mention": the noun after the question word is what is asked.
 ASKED_NOUN_WEIGHT = 3.0
-# A question word this long also matches the longer words it begins ("nickname": "nicknamed").
-HEAD_MIN = 5
 
 
-def _with_heads(words: set[str], keys: set[str]) -> set[str]:
-    """A sentence's words, plus each of `keys` that begins one of them."""
-    return words | {k for k in keys if len(k) >= HEAD_MIN and any(w.startswith(k) for w in words)}
+def asked_nouns(parsed: Parsed | None) -> set[str]:
+    """The words right after a question word ("what nickname", "vilken modell"), long enough to
+    tell from a word cut short."""
+    r = parsed.reading if parsed is not None else None
+    if r is None:
+        return set()
+    return {r.tokens[t.last].text for t in r.tagged("cue", "wh_word")
+            if t.last < len(r.tokens) and len(r.tokens[t.last].text) >= CLIPPED_MIN}
 
 
-def best_sentences(question: str, text: str, n: int = 2) -> list[str]:
+def best_sentences(question: str, text: str, n: int = 2,
+                   asked: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """The passage sentences that best share the question's words (ties: earlier first).
 
     Words are weighted by how rare they are among the passage's sentences (inverse sentence
     frequency): a word most sentences share (the document's topic, "MLPerf") says little about
     which sentence answers; a word few share ("head") says more."""
     keys = _keywords(question)
-    # "what nickname did they mention": the noun after the question word is what is asked; it
-    # counts more, and also in the longer words it begins ("nicknamed")
-    asked = {w for m in _ASKED_NOUN.finditer(question) if len(w := m.group(1).lower()) >= HEAD_MIN} & keys
+    # `asked` (asked_nouns: "what nickname did they mention") counts more, and also in the longer
+    # words it begins ("nicknamed")
+    asked = set(asked) & keys
     # Retrieved chunks overlap, so one sentence can come twice: quote it once.
     sentences = list(dict.fromkeys(s.strip(" -*•#\t") for s in _SENTENCE.split(text) if len(s.strip()) > 20))
-    words = [_with_heads(_keywords(s), asked) for s in sentences]
+    words = [(ws := _keywords(s)) | _shared(ws, asked) for s in sentences]
     df = Counter(w for ws in words for w in ws & keys)
     weight = {w: math.log(1 + len(sentences) / df[w]) * (ASKED_NOUN_WEIGHT if w in asked else 1.0) for w in df}
     scored = [(math.fsum(weight[w] for w in keys & ws), -i, s) for i, (ws, s) in enumerate(zip(words, sentences))]
@@ -700,7 +719,7 @@ def compose_commentary(question: str, passages: list[Passage], parsed: Parsed | 
         by_doc.setdefault(p.url or p.title or p.source or p.id, []).append(p)
     for chunks in list(by_doc.values())[:3]:
         p = chunks[0]
-        sents = best_sentences(question, "\n".join(c.text for c in chunks), 2)
+        sents = best_sentences(question, "\n".join(c.text for c in chunks), 2, asked_nouns(parsed))
         if not sents:
             continue
         src = p.title or p.source or p.id

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from assistant import glossary, lexicon, templates
 from assistant.answer import Answer, Passage
 from assistant.catalog import Catalog
-from assistant.compose import _answer, _keywords, doc_citations
+from assistant.compose import _answer, _clips, _keywords, _shared, doc_citations
 from assistant.parsed import Parsed
 from assistant.reader import Reading
 from assistant.retrieval import doc_parts
@@ -180,22 +180,6 @@ def _stem(word: str) -> str:
 
 def _stems(text: str) -> set[str]:
     return {_stem(w) for w in _keywords(text)}
-
-
-# A question word this long that starts a sentence's word is that word cut short ("configs" for
-# "configurations", "perf" is too short to tell from "perfect").
-CLIPPED_MIN = 5
-
-
-def _clips(key: str, word: str) -> bool:
-    """Whether a question word is a text's longer word cut short ("config" of "configuration")."""
-    return len(key) >= CLIPPED_MIN and word.startswith(key)
-
-
-def _shared(words: set[str], wanted: set[str] | frozenset[str]) -> set[str]:
-    """The wanted words a text has, whole or in full where the question clipped them ("configs"
-    asks for "14 configurations")."""
-    return (words & wanted) | {k for k in wanted - words if any(_clips(k, w) for w in words)}
 
 
 def _key_of(word: str, keys: dict[str, float]) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from assistant.answer import Passage
 from assistant.compose import best_sentences, compose, compose_commentary, field_answer
@@ -127,16 +128,24 @@ def test_best_sentences_prefers_overlap():
     assert best_sentences("Who led Llama 2 70B Offline?", text, 1) == ["GB300 led Llama 2 70B Offline by a wide margin."]
 
 
-def test_best_sentences_weigh_the_noun_asked_and_match_longer_forms():
+@pytest.mark.parametrize("question,text,answer", [
+    ("when blackwell ultra debuted, what nickname for mlperf did they mention?",
+     "Blackwell Ultra debuted in this round and led the Blackwell Ultra field. "
+     "MLPerf, sometimes nicknamed the Olympics of AI, added three tests.",
+     "MLPerf, sometimes nicknamed the Olympics of AI, added three tests."),
+    ("vilket smeknamn har mlperf när blackwell ultra debuterade?",
+     "Blackwell Ultra debuterade i rundan. MLPerf har ibland smeknamnet AI-OS och tre nya tester.",
+     "MLPerf har ibland smeknamnet AI-OS och tre nya tester.")])
+def test_best_sentences_weigh_the_noun_asked_and_match_longer_forms(question, text, answer):
     """"what nickname did they mention": the sentence that says "nicknamed" answers, though the
-    other shares more of the question's other words (the round's and the chip's)."""
-    text = ("Blackwell Ultra debuted in this round and led the Blackwell Ultra field. "
-            "MLPerf, sometimes nicknamed the Olympics of AI, added three tests.")
-    question = "when blackwell ultra debuted, what nickname for mlperf did they mention?"
-    assert best_sentences(question, text, 1) == ["MLPerf, sometimes nicknamed the Olympics of AI, added three tests."]
-    sv = "Blackwell Ultra debuterade i rundan. MLPerf har ibland smeknamnet AI-OS och tre nya tester."
-    assert best_sentences("vilket smeknamn har mlperf när blackwell ultra debuterade?", sv, 1) == \
-        ["MLPerf har ibland smeknamnet AI-OS och tre nya tester."]
+    other shares more of the question's other words (the round's and the chip's). The noun asked
+    is the word after the lexicon's question word, in either language."""
+    from assistant.catalog import Catalog
+    from assistant.compose import asked_nouns
+    from assistant.parse import parse
+
+    asked = asked_nouns(parse(question, Catalog.from_table(_rows())))
+    assert best_sentences(question, text, 1, asked) == [answer]
 
 
 def test_field_answer_reads_previous_rows():
