@@ -12,7 +12,7 @@ import calendar
 import math
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from assistant import glossary, lexicon, templates
 from assistant.answer import Answer, Passage
@@ -122,11 +122,9 @@ def asked_figure(parsed: Parsed, table_asked: bool = False) -> str | None:
 def _outside_remarks(r: Reading) -> Reading:
     """The reading without the measures of its remark clauses: "i read … bc industry wanted low
     latency. what model is that based on?" asks for a name; the latency is why the user read on."""
-    from assistant.shapes.documents import remarks
+    from assistant.shapes.documents import drop_in_remarks
 
-    spans = remarks(r, -1)
-    kept = [t for t in r.tags if not (t.kind in ("measure", "unit") and any(s <= t.start < e for s, e in spans))]
-    return r if len(kept) == len(r.tags) else replace(r, tags=kept)
+    return drop_in_remarks(r, ("measure", "unit"))
 
 
 def _source(p: Passage) -> str:

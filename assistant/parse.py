@@ -326,17 +326,11 @@ _REMARK_DROPS = ("direction", "operation")
 
 
 def _remarks_rank_nothing(r: Reading) -> Reading:
-    """The reading without the rankings and operations of its remark clauses (shapes/documents.py
-    `remarks`: "i read …", "läste nånstans …"); names there stay, as the question may be about them."""
-    from dataclasses import replace
+    """The reading without the rankings and operations of its remark clauses ("i read …",
+    "läste nånstans …"); names there stay, as the question may be about them."""
+    from assistant.shapes.documents import drop_in_remarks
 
-    from assistant.shapes.documents import remarks
-
-    spans = remarks(r, -1)
-    if not spans:
-        return r
-    kept = [t for t in r.tags if not (t.kind in _REMARK_DROPS and any(s <= t.start < e for s, e in spans))]
-    return r if len(kept) == len(r.tags) else replace(r, tags=kept)
+    return drop_in_remarks(r, _REMARK_DROPS)
 
 
 def _absent_terms_defined(r: Reading, chips: list[str], orgs: list[str], catalog: Catalog) -> bool:

@@ -200,6 +200,14 @@ def statements(r: Reading) -> list[tuple[int, int]]:
     return sorted(set(out))
 
 
+def drop_in_remarks(r: Reading, kinds: tuple[str, ...]) -> Reading:
+    """The reading without its tags of `kinds` inside remark clauses (`remarks`): what a remark
+    says is why the user asks ("i read it was a record"), not what."""
+    spans = remarks(r, -1)
+    kept = [t for t in r.tags if not (t.kind in kinds and _inside(spans, t.start))]
+    return r if len(kept) == len(r.tags) else replace(r, tags=kept)
+
+
 def _term_confirmed(ctx: Context) -> bool:
     """"the whisper test is speech to text, right?", "stämmer det att interactive är för chattar?":
     a yes/no check of what a term is, naming only terms and asking for no figure, is answered from
