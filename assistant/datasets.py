@@ -184,22 +184,26 @@ class Router:
 
 def _names_own(default: Any, other: Any, question: str) -> bool:
     """The question names a benchmark the default table knows and `other`'s table does not."""
-    if other is None:
-        return False
-    theirs = [m.span for m in other.catalog.resolve(question, fuzzy=False) if m.column == "benchmark"]
-    return any(m.column == "benchmark" and not any(s[0] <= m.span[0] and m.span[1] <= s[1] for s in theirs)
-               for m in default.resolve(question, fuzzy=False))
+    return other is not None and bool(_outside(_benchmarks(default, question), _benchmarks(other.catalog, question)))
+
+
+def _benchmarks(catalog: Any, question: str) -> list[tuple[int, int]]:
+    """Where the question names a benchmark, as `catalog` reads it (exact names only)."""
+    return [m.span for m in catalog.resolve(question, fuzzy=False) if m.column == "benchmark"]
+
+
+def _outside(spans: list[tuple[int, int]], others: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans no span of `others` covers."""
+    return [s for s in spans if not any(o[0] <= s[0] and s[1] <= o[1] for o in others)]
 
 
 def _names_more(catalog: Any, default: Any, question: str) -> bool:
     """The question names a benchmark by a name only `catalog` knows, or by a longer one than
     the default table matches ("llama 2 70b lora" against "llama 2 70b")."""
-    theirs = [m for m in catalog.resolve(question, fuzzy=False) if m.column == "benchmark"]
+    theirs = _benchmarks(catalog, question)
     if not theirs:
         return False
-    ours = [m.span for m in default.resolve(question, fuzzy=False) if m.column == "benchmark"]
+    ours = _benchmarks(default, question)
     # a benchmark the default table names on its own ("yolo-95", beside a word only the other
     # table aliases) keeps the question on the default table
-    if any(not any(m.span[0] <= s[0] and s[1] <= m.span[1] for m in theirs) for s in ours):
-        return False
-    return any(not any(s[0] <= m.span[0] and m.span[1] <= s[1] for s in ours) for m in theirs)
+    return not _outside(ours, theirs) and bool(_outside(theirs, ours))
