@@ -275,9 +275,10 @@ def _asked_whether(r: Reading, explicit: dict[str, list[str]], catalog: Catalog)
     are those available systems?": a value of a column a question may ask about (availability,
     division, system type), named in a later clause that asks whether it holds, filters nothing:
     the answer states each row's value."""
+    from assistant.shapes.documents import CLAUSE_OR_DASH
     from assistant.shapes.entity import CHOICES
 
-    cuts = [0] + [m.end() for m in _CLAUSE_CUT.finditer(r.text)] + [len(r.text)]
+    cuts = [0] + [m.end() for m in CLAUSE_OR_DASH.finditer(r.text)] + [len(r.text)]
     spans = [(a, b) for a, b in zip(cuts, cuts[1:]) if r.text[a:b].strip()]
     openers = catalog.lexicon(r.language).phrases("cue", "asks_whether")
     asked = set()
@@ -287,11 +288,6 @@ def _asked_whether(r: Reading, explicit: dict[str, list[str]], catalog: Catalog)
                 and any(r.text[a:m.span[1]].lower().lstrip(" -–—").startswith(p) for p in openers):
             asked.add(m.column)
     return {c: v for c, v in explicit.items() if c not in asked}
-
-
-# Where a clause may end: a sentence or clause mark, or a dash between spaces ("X results - are
-# those available?").
-_CLAUSE_CUT = re.compile(r"[.?!;,]+(?=\s|$)|\s[-–—]\s")
 
 
 ROUND_AFTER_CUE = 8  # characters between "the round before" and the round it counts from ("innan v6.1")

@@ -130,7 +130,10 @@ def _asked_first(ctx: Context) -> int | None:
     return end
 
 
-_CLAUSE_END = re.compile(r"[.?!,;]+(?=\s|$)|\.\.\.")  # "5.1" and "1,000" hold no end
+_CLAUSE_MARK = r"[.?!,;]+(?=\s|$)"  # "5.1" and "1,000" hold no end
+_CLAUSE_END = re.compile(_CLAUSE_MARK + r"|\.\.\.")
+# ... or a dash between spaces ("naeem khoshnevis results - are those available?")
+CLAUSE_OR_DASH = re.compile(_CLAUSE_MARK + r"|\s[-–—]\s")
 
 
 def remarks(r: Reading, start: int) -> list[tuple[int, int]]:
