@@ -1,0 +1,33 @@
+"""Guide entries a non-specialist reaches through the real store (the guide is ingested as kind
+`guide`, in both languages)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.conversation import Conversation
+from assistant.offline import answer_question
+
+
+def _ask(engine, question):
+    return answer_question(question, engine=engine, conversation=Conversation(), settings=engine.settings)
+
+
+@pytest.mark.parametrize("question, opening, verdict", [
+    ("NVIDIA says it used 'speculative decoding' on the DeepSeek-R1 interactive test. Isn't that cheating?",
+     "speculative decoding", "not cheating"),
+])
+def test_a_technique_named_in_a_vendor_claim_is_explained_and_judged_by_the_guide(engine, question, opening,
+                                                                                    verdict):
+    answer = _ask(engine, question)
+    assert answer.status == "answered" and answer.citations[0].id.startswith("doc:benchmarks"), answer.citations
+    assert answer.answer.lstrip("“”\"").lower().startswith(opening), answer.answer
+    assert verdict in answer.answer and "EAGLE-3" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question, turns", [
+    ("Vad mäter det nya agenttestet för edge i MLPerf v6.1?", "flera turer"),
+])
+def test_the_agentic_benchmark_says_it_tests_tasks_over_several_turns(engine, question, turns):
+    answer = _ask(engine, question)
+    assert "qwen3.6-27b" in answer.answer and turns in answer.answer, answer.answer
