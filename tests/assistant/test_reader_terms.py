@@ -147,3 +147,11 @@ def test_a_statement_before_a_strong_definition_asks_nothing(catalog):
     p = parse("There's a new one called qwen3-vl. What does the VL stand for, and what data is it tested on?",
               catalog)
     assert p.intent == "define", p.intent
+
+
+@pytest.mark.parametrize("question", ["nvidia körde spekulativ avkodning på deepseek-r1 interactive, är inte det fusk?",
+                                      "NVIDIA used speculative decoding on deepseek-r1 interactive. Isn't that cheating?"])
+def test_asking_whether_a_technique_is_cheating_asks_the_guide(catalog, question):
+    """"fusk" is "cheating": whether a result can be trusted is a question about MLPerf's rules, not
+    a lookup of NVIDIA's deepseek-r1 Interactive result."""
+    assert parse(question, catalog).intent == "define"
