@@ -661,6 +661,10 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
         framing = {w for t in parsed.reading.tags if t.kind == "cue" and t.value in _FRAMING_CUES
                    for w in _keywords(parsed.reading.text[t.start:t.end]) & _keywords(t.phrase)}
         keys -= framing - {w for m in parsed.reading.matches for w in _keywords(m.text)}
+    if parsed.language != lexicon.BASE_LANGUAGE:
+        # the guide's headings are English in every language ("Speculative decoding"): the glossary's
+        # English words of a Swedish question ("spekulativ avkodning") find the heading of the term
+        keys |= {e for w in keys for e in glossary.english(w, parsed.language) if " " not in e}
     if parsed.reading is not None:
         english = lexicon.load(lexicon.BASE_LANGUAGE)
         # with a topic cue, the topic names the section: no other tag adds its English words ("vem" in

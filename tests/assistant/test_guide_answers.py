@@ -16,6 +16,8 @@ def _ask(engine, question):
 @pytest.mark.parametrize("question, opening, verdict", [
     ("NVIDIA says it used 'speculative decoding' on the DeepSeek-R1 interactive test. Isn't that cheating?",
      "speculative decoding", "not cheating"),
+    ("nvidia körde spekulativ avkodning på deepseek-r1 interactive, är inte det fusk?",
+     "spekulativ avkodning", "inte fusk"),
 ])
 def test_a_technique_named_in_a_vendor_claim_is_explained_and_judged_by_the_guide(engine, question, opening,
                                                                                     verdict):
