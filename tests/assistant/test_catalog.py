@@ -85,6 +85,8 @@ def test_mi350x_is_not_mi355x(catalog):
     ("text-to-video", {"wan-2.2-t2v-a14b"}),
     ("text_to_video", {"wan-2.2-t2v-a14b"}),
     ("agentic edge", {"qwen3.6-27b"}),
+    ("the agent test", {"qwen3.6-27b"}),
+    ("agenttestet", {"qwen3.6-27b"}),
     ("RAG", {"e2e-rag-db", "e2e-rag-qna"}),
     ("end to end question-answering", {"e2e-rag-qna"}),
 ])
