@@ -28,6 +28,7 @@ def test_a_technique_named_in_a_vendor_claim_is_explained_and_judged_by_the_guid
 
 
 @pytest.mark.parametrize("question, turns", [
+    ("what does the new agentic edge test in v6.1 measure?", "multi-turn"),
     ("Vad mäter det nya agenttestet för edge i MLPerf v6.1?", "flera turer"),
 ])
 def test_the_agentic_benchmark_says_it_tests_tasks_over_several_turns(engine, question, turns):

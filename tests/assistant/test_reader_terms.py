@@ -149,6 +149,16 @@ def test_a_statement_before_a_strong_definition_asks_nothing(catalog):
     assert p.intent == "define", p.intent
 
 
+@pytest.mark.parametrize("question", ["what does the new agentic edge test in v6.1 measure?",
+                                      "vad mäter det nya agenttestet för edge i v6.1?"])
+def test_the_new_benchmark_named_in_a_round_is_defined_not_listed(catalog, question):
+    """A benchmark named ("the new agentic edge test") is the term and "new" describes it; with none
+    named, "what does the new benchmark in v6.1 measure" lists what is new first."""
+    p = parse(question, catalog)
+    assert p.intent == "define" and p.explicit.get("benchmark") == ["qwen3.6-27b"], (p.intent, p.explicit)
+    assert parse("what does the new benchmark in v6.1 measure?", catalog).intent != "define"
+
+
 @pytest.mark.parametrize("question", ["nvidia körde spekulativ avkodning på deepseek-r1 interactive, är inte det fusk?",
                                       "NVIDIA used speculative decoding on deepseek-r1 interactive. Isn't that cheating?"])
 def test_asking_whether_a_technique_is_cheating_asks_the_guide(catalog, question):
