@@ -308,11 +308,13 @@ def _define_reads(ctx: Context) -> bool:
     # ... nor is a direction inside a question about what is better ("is smaller better there?")
     if _about_organiser(ctx):  # "are they the ones running mlperf?" asks who, with no define cue
         return True
-    asked = [(t.start, t.end) for t in r.tagged("cue", "define")]
+    # ... nor a direction inside the words on what is better ("the biggest number wins, right?")
+    asked = [(t.start, t.end) for t in r.tagged("cue", "define", "better")]
     ranked = any(t.kind == "direction" and t.value not in ("more", "fewer")
                  and not (t.value == "top_n" and r.text[t.start:t.end].lower() == "which one")
                  and not any(s <= t.start and t.end <= e for s, e in asked) for t in r.tags)
-    if not (r.has("cue", "define") or _bare_term(ctx)) or ranked or r.conditions:  # a comparator alone binds nothing
+    # "the biggest number wins, right?" asks which way is better, as "is bigger better?" does
+    if not (r.has("cue", "define", "better") or _bare_term(ctx)) or ranked or r.conditions:  # a comparator alone binds nothing
         return False
     # "yolo-95 showed up in 6.0, what's that": a round beside a term dates it; a round beside a
     # measure ("what is the result in 6.0") asks for results

@@ -149,6 +149,19 @@ def test_a_statement_before_a_strong_definition_asks_nothing(catalog):
     assert p.intent == "define", p.intent
 
 
+@pytest.mark.parametrize("question", [
+    "My boss looked at the SingleStream numbers and said the system with the biggest number wins, same as with "
+    "throughput. That's right, isn't it?",
+    "min chef sa att största siffran vinner på singlestream, precis som för genomströmning. det stämmer väl?",
+])
+def test_a_rule_of_which_number_wins_asks_which_way_is_better(catalog, question):
+    """"the biggest number wins, right?" says "bigger is better" in other words: the guide's direction
+    of better, not the biggest SingleStream result ("biggest" and "wins" rank nothing there)."""
+    p = parse(question, catalog)
+    assert p.intent == "define" and p.reading.has("cue", "better"), p.intent
+    assert parse("which system wins on singlestream in v6.1?", catalog).intent != "define"
+
+
 @pytest.mark.parametrize("question", ["what does the new agentic edge test in v6.1 measure?",
                                       "vad mäter det nya agenttestet för edge i v6.1?"])
 def test_the_new_benchmark_named_in_a_round_is_defined_not_listed(catalog, question):
