@@ -172,6 +172,19 @@ def test_the_new_benchmark_named_in_a_round_is_defined_not_listed(catalog, quest
     assert parse("what does the new benchmark in v6.1 measure?", catalog).intent != "define"
 
 
+@pytest.mark.parametrize("question", [
+    "DeepSeek-R1 hit 2.5 million tokens/s while Llama2-70B only got about 1 million, so DeepSeek must be the easier "
+    "model to run?",
+    "deepseek r1 fick 2,5 miljoner tokens/s men llama2-70b bara 1 miljon, så deepseek måste vara lättare att köra?",
+])
+def test_a_conclusion_that_one_benchmark_is_easier_asks_why_they_are_not_ranked(catalog, question):
+    """"so X must be the easier model" draws a yes/no comparison of two benchmarks from their figures:
+    the guide says why results of different benchmarks are never ranked, not X's best result."""
+    p = parse(question, catalog)
+    assert p.intent == "define", p.intent
+    assert len({m.values[0] for m in p.entities if m.column == "benchmark"}) >= 2, p.entities
+
+
 @pytest.mark.parametrize("question", ["nvidia körde spekulativ avkodning på deepseek-r1 interactive, är inte det fusk?",
                                       "NVIDIA used speculative decoding on deepseek-r1 interactive. Isn't that cheating?"])
 def test_asking_whether_a_technique_is_cheating_asks_the_guide(catalog, question):
