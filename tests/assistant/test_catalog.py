@@ -87,6 +87,8 @@ def test_mi350x_is_not_mi355x(catalog):
     ("agentic edge", {"qwen3.6-27b"}),
     ("the agent test", {"qwen3.6-27b"}),
     ("agenttestet", {"qwen3.6-27b"}),
+    ("the new agent tests", {"qwen3.6-27b"}),
+    ("nya agenttester", {"qwen3.6-27b"}),
     ("RAG", {"e2e-rag-db", "e2e-rag-qna"}),
     ("end to end question-answering", {"e2e-rag-qna"}),
 ])
