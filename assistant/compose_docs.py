@@ -753,7 +753,8 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     own = [sec for sec in sections if sec[0].lower() in named]
     if not sections:
         return _answer(question, templates.text(lang, "docs", "no_guide"), status="no_data", passages=passages)
-    terms = list(dict.fromkeys(m.values[0].lower() for m in parsed.entities if m.values))
+    # a round named ("i v6.1") dates the question; it is no term the guide defines
+    terms = list(dict.fromkeys(m.values[0].lower() for m in parsed.entities if m.values and m.column != "round"))
     keys = _define_keys(question, parsed)
 
     # a word few sections use says more than one most do ("framework" over "results"); words match
@@ -800,7 +801,10 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         return named + said + 2 * (p.language == lang), -len(head.split())  # equal: the plainer heading
 
     if len(terms) >= 2:
-        chosen = [_in_language(max(sections, key=lambda sec: score(sec, t)), sections, lang) for t in terms]
+        # a term's own entry, when the guide has one, is its entry: other entries can share more of the
+        # question's words ("nya RAG- och agenttester" chose the entry on the benchmark column twice)
+        chosen = [_in_language(max([sec for sec in sections if sec[0].lower() == t] or sections,
+                                   key=lambda sec: score(sec, t)), sections, lang) for t in terms]
         both = [sec for sec in sections if sum(_mentions(sec[0], t) for t in terms) >= 2
                 and not any(sec[0].lower() == t for t in terms)]
         if not both and parsed.reading is not None and parsed.reading.has("operation", "compare"):

@@ -34,3 +34,16 @@ def test_a_technique_named_in_a_vendor_claim_is_explained_and_judged_by_the_guid
 def test_the_agentic_benchmark_says_it_tests_tasks_over_several_turns(engine, question, turns):
     answer = _ask(engine, question)
     assert "qwen3.6-27b" in answer.answer and turns in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "I v6.1 kom det tydligen nya RAG- och agenttester. Vad är det de testar egentligen?",
+    "v6.1 apparently added new rag and agent tests. what do they actually test?",
+])
+def test_each_benchmark_named_gets_its_own_entry(engine, question):
+    """Each term named gets its own entry, whatever other entry shares more of the question's words;
+    the round named dates the question and is no term."""
+    answer = _ask(engine, question)
+    assert answer.answer.count("”" if "kom det" in question else "“") >= 2, answer.answer
+    assert "e2e-rag" in answer.answer and "qwen3.6-27b" in answer.answer, answer.answer
+    assert "mlperf_model" not in answer.answer, answer.answer
