@@ -143,6 +143,9 @@ def _commentary_applies(ctx: Context) -> bool:
     # "how many partners did they list": no column counts partners; a document may state them
     if words.is_count(r, ctx.explicit) and words.uncounted(r) is not None:
         return True
+    # "which rocm version did amd use": no column holds what is asked either
+    if words.unknown_asked(r) is not None and not r.has("direction"):
+        return True
     # A weak cue ("reports", "skriver") does not replace a ranking of counts ("... flest resultat").
     ranked = r.has("direction", "most", "least", "ordinal")
     # ... and a benchmark's results do not say what its model is made of ("how many parameters")

@@ -179,6 +179,23 @@ def uncounted(r: Reading) -> str | None:
     return word
 
 
+def unknown_asked(r: Reading) -> str | None:
+    """The noun a wh-word opening the question asks for when nothing reads it and no column or
+    measure follows ("which rocm version did amd use", "what optimizer tool did thestage use"): no
+    result holds it, a document may state it. None for a noun the lexicon or the table knows
+    ("which gpu", "what type of gpu", "which ones")."""
+    wh = next((t for t in r.tagged("cue", "wh") if t.first == 0), None)
+    if wh is None or wh.last >= len(r.tokens):
+        return None
+    i = wh.last
+    word = r.tokens[i].text
+    if read_at(r, i) or len(word) < 3 or not word.isalpha():
+        return None
+    if any(_tagged_at(r, j, k) for j in range(i + 1, min(i + 4, len(r.tokens))) for k in _NOUN_KINDS):
+        return None
+    return word
+
+
 def _tagged_at(r: Reading, index: int, kind: str, *values: str) -> bool:
     return any(t.first == index for t in r.tagged(kind, *values))
 
