@@ -19,6 +19,7 @@ from assistant import readout, semantics, templates
 from assistant.notes import Note, localize
 from assistant.answer import Answer, Citation, Passage, Value
 from assistant.parsed import Parsed
+from assistant.shapes.words import read_at
 from ingest.normalize import NO_ACCELERATOR
 
 # The chip family and chip model a CPU-only system's rows carry: no accelerator.
@@ -673,6 +674,7 @@ def _shared(words: set[str], wanted: set[str] | frozenset[str]) -> set[str]:
 
 # "what nickname did they mention": the noun after the question word is what is asked.
 ASKED_NOUN_WEIGHT = 3.0
+ASKED_COMPOUND = 2  # words of the asked noun: "rocm version", "optimizer tool"
 
 
 def asked_nouns(parsed: Parsed | None) -> set[str]:
@@ -681,8 +683,15 @@ def asked_nouns(parsed: Parsed | None) -> set[str]:
     r = parsed.reading if parsed is not None else None
     if r is None:
         return set()
-    return {r.tokens[t.last].text for t in r.tagged("cue", "wh_word")
-            if t.last < len(r.tokens) and len(r.tokens[t.last].text) >= CLIPPED_MIN}
+    out = set()
+    for t in r.tagged("cue", "wh_word"):
+        # the noun and the words of its compound that nothing reads ("which rocm version did")
+        for i in range(t.last, min(t.last + ASKED_COMPOUND, len(r.tokens))):
+            if i > t.last and read_at(r, i):
+                break
+            if len(r.tokens[i].text) >= CLIPPED_MIN:
+                out.add(r.tokens[i].text)
+    return out
 
 
 def best_sentences(question: str, text: str, n: int = 2,

@@ -135,11 +135,16 @@ def test_best_sentences_prefers_overlap():
      "MLPerf, sometimes nicknamed the Olympics of AI, added three tests."),
     ("vilket smeknamn har mlperf när blackwell ultra debuterade?",
      "Blackwell Ultra debuterade i rundan. MLPerf har ibland smeknamnet AI-OS och tre nya tester.",
-     "MLPerf har ibland smeknamnet AI-OS och tre nya tester.")])
+     "MLPerf har ibland smeknamnet AI-OS och tre nya tester."),
+    ("which rocm version did amd use for its first mlperf submission with the mi300x?",
+     "Leveraging the optimized ROCm software stack, the AMD Instinct MI300X accelerators did well. "
+     "The benchmark utilized one of the latest versions of AMD ROCm (6.1.2) for its math libraries.",
+     "The benchmark utilized one of the latest versions of AMD ROCm (6.1.2) for its math libraries.")])
 def test_best_sentences_weigh_the_noun_asked_and_match_longer_forms(question, text, answer):
     """"what nickname did they mention": the sentence that says "nicknamed" answers, though the
     other shares more of the question's other words (the round's and the chip's). The noun asked
-    is the word after the lexicon's question word, in either language."""
+    is the word after the lexicon's question word, in either language, with the words of its
+    compound that nothing reads ("rocm version")."""
     from assistant.catalog import Catalog
     from assistant.compose import asked_nouns
     from assistant.parse import parse
