@@ -134,6 +134,23 @@ def _source(p: Passage) -> str:
     return source.split(" (")[0]
 
 
+def counted_in(passages: list[Passage], nouns: Iterable[str], besides: Iterable[str] = ()) -> list[Passage]:
+    """The passages cut to their sentences that count one of `nouns` ("24 organisations submitted",
+    "486 resultat"): a number, up to two words, then the noun; none that names one of `besides` (a
+    company's own count). A round's totals as a release or the press states them; other figures
+    in the same passage are left out."""
+    said = "|".join(sorted((re.escape(n) for n in nouns), key=len, reverse=True))
+    counted = re.compile(rf"(?:{_NUM}|{_COUNT_WORD})(?:\s+[^\W\d_][\w-]*){{0,2}}?\s+(?:{said})\b", re.I)
+    names = "|".join(sorted((re.escape(n) for n in besides if len(n) > 2), key=len, reverse=True))
+    named = re.compile(rf"\b(?:{names})\b", re.I) if names else None
+    out = []
+    for p in passages:
+        kept = [s for s in _sentences(p.text) if counted.search(s) and not (named and named.search(s))]
+        if kept:
+            out.append(p.model_copy(update={"text": " ".join(kept)}))
+    return out
+
+
 def _sentences(text: str) -> list[str]:
     return [s.strip(" -*•#|\t") for s in _SENTENCE.split(_labelled_tables(text)) if len(s.strip()) > 20]
 

@@ -19,6 +19,7 @@ from assistant.retrieval import Want
 
 if TYPE_CHECKING:
     from assistant.executor import QueryResult
+    from assistant.spec import QuerySpec
 
 
 def _no_data(question: str, text: str, notes: list[str] | None = None, query: dict | None = None) -> Answer:
@@ -91,6 +92,11 @@ def _answer_on(question: str, engine: Any, conversation: Any, previous: dict[str
     if parsed.parts:
         answers = [answer_parsed(p.reading.text if p.reading else question, p, engine=engine,
                                  conversation=conversation, scope=scope, commentary=False) for p in parsed.parts]
+        if commentary:  # "how many organisations … and how many results?": each total's published count
+            for part, part_answer in zip(parsed.parts, answers):
+                if part.spec is not None and part_answer.status == "answered":
+                    cited = {c.id for a in answers for c in a.citations if c.kind == "doc"}
+                    _published_count(question, part_answer, engine, part, part.spec, cited)
         answer = _joined(question, answers)
         if commentary and parsed.needs_commentary:
             _quote_sources(question, answer, engine, parsed, parsed.explicit.get("round"))
@@ -237,7 +243,38 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
         answer = _documents_instead(question, answer, engine, parsed, own_only=True) or answer
     elif commentary and answer.status == "answered" and parsed.reading is not None:
         _statement_beside(question, answer, engine, parsed, rounds)
+        _published_count(question, answer, engine, parsed, result.spec or spec)
     return answer
+
+
+def _published_count(question: str, answer: Answer, engine: Any, parsed: Parsed, spec: QuerySpec,
+                     cited: set[str] | frozenset[str] = frozenset()) -> None:
+    """"how many organisations took part in v6.1?": MLCommons' releases and the press count a round's
+    organisations and results their own way (30 organisations, where the table has 33 submitter
+    names), so the count a document states for that round is quoted after the table's, labelled
+    as the author's. Only for a whole round's total of submitters or results, and only a sentence
+    that counts those nouns; nothing is added when no document states one."""
+    from assistant import lexicon
+    from assistant.compose_docs import counted_in, figure_answer
+
+    rounds = spec.filters.round or []
+    if spec.op != "aggregate" or spec.group_by or len(rounds) != 1 or answer.passages:
+        return
+    if set(spec.filters.model_dump(exclude_defaults=True)) - {"round", "division"}:
+        return
+    kind, value = ("grouping", "submitter") if spec.column == "submitter" else ("measure", "results")
+    if spec.aggregate == "nunique" and spec.column != "submitter":
+        return
+    # the documents' own language, whatever the question's ("30 deltagande organisationer")
+    nouns = {n for lang in lexicon.languages() for n in lexicon.load(lang).phrases(kind, value)
+             if " " not in n and len(n) > 3}
+    # ... a round's total, not one company's ("Google Cloud submitted nine results")
+    companies = engine.catalog.values("submitter") + engine.catalog.values("accelerator_vendor")
+    stated = counted_in(_documents(question, engine, rounds, parsed, k=STATEMENT_K), nouns, besides=companies)
+    if stated:
+        extra = figure_answer(question, stated, parsed, "count")
+        if extra.status == "answered" and extra.citations[0].id not in cited:  # a sentence quoted once
+            _append_documents(answer, extra)
 
 
 def _organisations(parsed: Parsed) -> list[str]:
