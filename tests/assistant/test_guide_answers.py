@@ -47,3 +47,11 @@ def test_each_benchmark_named_gets_its_own_entry(engine, question):
     assert answer.answer.count("”" if "kom det" in question else "“") >= 2, answer.answer
     assert "e2e-rag" in answer.answer and "qwen3.6-27b" in answer.answer, answer.answer
     assert "mlperf_model" not in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question", ["what is a power result in mlperf, what does it measure?",
+                                      "vad är grejen med 'power'-kategorin i mlperf, vad mäter dom där?"])
+def test_a_power_result_says_its_units(engine, question):
+    """What a power result is reported in belongs in its opening: watts, or millijoules per query."""
+    answer = _ask(engine, question)
+    assert "watt" in answer.answer and "millijoule" in answer.answer, answer.answer
