@@ -136,6 +136,9 @@ _CLAUSE_END = re.compile(_CLAUSE_MARK + r"|\.\.\.")
 CLAUSE_OR_DASH = re.compile(_CLAUSE_MARK + r"|\s[-–—]\s")
 
 
+RELATIVE_GAP = 3  # words from a relative word to the remark cue: "that" + "nvidia" (+ one more)
+
+
 def remarks(r: Reading, start: int) -> list[tuple[int, int]]:
     """The clauses after `start` that only say why the user asks or where a term was seen ("asking
     because …", "i saw it next to ttft", "det stod att …"): each runs from the punctuation before
@@ -145,6 +148,10 @@ def remarks(r: Reading, start: int) -> list[tuple[int, int]]:
     for t in r.tagged("cue", "remark"):
         if t.start > start:
             lo = max(e for e in ends if e <= t.start)
+            # "… 'disaggregated serving' that nvidia keeps talking about": a relative word with at most
+            # the remark's subject between it and the cue opens the clause, inside its sentence
+            lo = max([lo] + [w.start for w in r.tagged("cue", "relative")
+                             if lo < w.start and t.first - RELATIVE_GAP <= w.first < t.first])
             hi = min((e for e in ends if e > t.end), default=len(r.text))
             spans.append((lo, hi))
     return spans

@@ -191,3 +191,14 @@ def test_asking_whether_a_technique_is_cheating_asks_the_guide(catalog, question
     """"fusk" is "cheating": whether a result can be trusted is a question about MLPerf's rules, not
     a lookup of NVIDIA's deepseek-r1 Interactive result."""
     assert parse(question, catalog).intent == "define"
+
+
+@pytest.mark.parametrize("question", [
+    "what is 'disaggregated serving' that nvidia keeps talking about in these rounds?",
+    "vad är disaggregated serving som nvidia tjatar om?",
+])
+def test_a_relative_clause_that_says_who_talks_about_a_term_filters_nothing(catalog, question):
+    """"… that nvidia keeps talking about" says where the term was met: a remark from its relative
+    word, inside the sentence, so NVIDIA is no filter and the term is defined."""
+    p = parse(question, catalog)
+    assert p.intent == "define" and "submitter" not in p.explicit, (p.intent, p.explicit)
