@@ -52,6 +52,8 @@ def test_each_benchmark_named_gets_its_own_entry(engine, question):
 @pytest.mark.parametrize("question", ["what is a power result in mlperf, what does it measure?",
                                       "vad är grejen med 'power'-kategorin i mlperf, vad mäter dom där?"])
 def test_a_power_result_says_its_units(engine, question):
-    """What a power result is reported in belongs in its opening: watts, or millijoules per query."""
+    """What a power result is reported in belongs in its opening: watts, or millijoules per query;
+    and so does what it is for, comparing efficiency."""
     answer = _ask(engine, question)
     assert "watt" in answer.answer and "millijoule" in answer.answer, answer.answer
+    assert "efficiency" in answer.answer or "effektivitet" in answer.answer, answer.answer
