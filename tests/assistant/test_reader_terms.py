@@ -202,3 +202,15 @@ def test_a_relative_clause_that_says_who_talks_about_a_term_filters_nothing(cata
     word, inside the sentence, so NVIDIA is no filter and the term is defined."""
     p = parse(question, catalog)
     assert p.intent == "define" and "submitter" not in p.explicit, (p.intent, p.explicit)
+
+
+@pytest.mark.parametrize("question", [
+    "folk räknar ut siffror per gpu från mlperf-resultaten, är det ett officiellt mått eller?",
+    "newbie q: how do edge results differ from datacenter ones, like what do edge systems get tested on?",
+    "what does the -99 vs -99.9 at the end of llama2-70b mean in the results?",
+])
+def test_asking_whether_a_figure_is_official_or_how_two_terms_differ_asks_the_guide(catalog, question):
+    """"officiellt" is a plain word before a measure noun, as "official" is; "how do … differ" asks
+    what sets two terms apart, as "how are … different" does; "what does … mean" may span a long
+    name ("the -99 vs -99.9 at the end of llama2-70b")."""
+    assert parse(question, catalog).intent == "define"
