@@ -1022,3 +1022,13 @@ def test_a_publisher_ending_in_ai_is_named_without_it():
     assert [name for name, _ in catalog.publisher_mentions("which co-chair was quoted in the megaone article?")] \
         == ["megaoneai"]
     assert catalog.publisher_mentions("what did x say?") == []
+
+
+@pytest.mark.parametrize("question", [
+    "i read in a korean article about v6.0 that nvidia had h200 systems, what tokens/s numbers did they get?",
+    "läste i en koreansk artikel om v6.0 att nvidia hade h200-system, vilka tokens/s-siffror fick dom?",
+])
+def test_an_article_described_by_a_word_names_a_source(catalog, question):
+    """"a korean article", "en koreansk artikel": the figures asked are the ones the article gave,
+    as with "the article" or "an article"; its figures are quoted as the author's."""
+    assert parse(question, catalog).needs_commentary
