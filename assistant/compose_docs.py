@@ -44,6 +44,9 @@ _COUNT_WORDS = "|".join(sorted({w for language in ("en", "sv") for w, n in lexic
 _COUNT_WORD = rf"\b(?:{_COUNT_WORDS})\b(?=\s+[^\W\d_])"
 # One word of an organisation's name: capitalised, its hyphenated parts too ("AI-generated" is "AI").
 _NAME_WORD = r"[A-Z][A-Za-z0-9&'’]*(?:[.-][A-Z][A-Za-z0-9]*)*"
+# A word of a person's name: capitalised, then lower case ("Nanduri", "O'Neil", "Jean-Luc"); not a
+# product's letter before a hyphen ("Pro B-Series").
+_NAME_PART = r"[A-Z](?:['’][A-Z])?[a-z]+(?:-[A-Z]?[a-z]+)*"
 FIGURES: dict[str, re.Pattern[str]] = {
     "ratio": re.compile(rf"(?:{_NUM})\s*(?:x|×|times|-fold)\b|(?:{_NUM})\s*%|{_TIMES_ATTACHED}", re.I),
     "share": re.compile(rf"(?:{_NUM})\s*(?:%|percent|per cent|procent)", re.I),
@@ -63,7 +66,7 @@ FIGURES: dict[str, re.Pattern[str]] = {
                          rf"{_SIZE}", re.I),
     # A person or an organisation: two or more words written like names ("Miro Hodak", "University of
     # Florida"), not product names in capitals ("MLPerf Inference", "AMD Instinct").
-    "person": re.compile(r"\b[A-Z][a-z]+(?:\s(?:of|de|van|von)\s[A-Z][a-z]+|\s[A-Z][a-z'’-]+)+"),
+    "person": re.compile(rf"\b{_NAME_PART}(?: (?:of|de|van|von) [A-Z][a-z]+| {_NAME_PART})+"),
     # An organisation: a name of one word or more, in capitals or not ("Google", "Cerebras", "NVIDIA",
     # "Stevens Institute of Technology"); a sentence's first word and a label before ":" are not names.
     "organisation": re.compile(rf"\b{_NAME_WORD}(?:\s(?:of|de)\s[A-Z][A-Za-z'’]*|\s{_NAME_WORD})*"),

@@ -769,3 +769,18 @@ def test_the_terms_a_question_leaves_out_choose_no_entry(catalog, question):
                          "network division sends requests over the network to the system.")
     answer = define_answer(question, [guide], parse(question, catalog), [])
     assert answer.answer[1:].startswith("The network division"), answer.answer
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Intel® Arc™ Pro B-Series GPUs led the round", []),
+    ("said Anil Nanduri, VP of Intel", ["Anil Nanduri"]),
+    ("Jean-Luc Picard and Kearney O'Neil commented", ["Jean-Luc Picard", "Kearney O'Neil"]),
+    ("Yide Ran and Zhaozhuo Xu from Stevens Institute of Technology", ["Yide Ran", "Zhaozhuo Xu",
+                                                                       "Stevens Institute of Technology"]),
+])
+def test_a_persons_name_is_capitalised_words_of_letters(text, names):
+    """A product's letter before a hyphen ("Pro B-Series") is no name ("Pro B-" was quoted as the
+    person asked for); hyphens and apostrophes inside a name stay."""
+    from assistant.compose_docs import FIGURES
+
+    assert [m.group() for m in FIGURES["person"].finditer(text)] == names
