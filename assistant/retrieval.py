@@ -105,8 +105,14 @@ mlperf inference round rounds result results benchmark benchmarks according say 
 vad varför hur och i på för att det den som är var med om av till enligt vilken vilket vilka har hade""".split())
 
 
+_ABBREVIATION = re.compile(r"(?:[a-z]{1,2}\.)+[a-z]{1,2}\.?", re.I)  # "Ph.D.", "U.S."
+
+
 def _terms(text: str) -> set[str]:
-    return {w.lower().rstrip(".") for w in _WORD.findall(text) if w.lower() not in _STOP and len(w) > 2}
+    """The words that can tell passages apart: no stop words, none of two letters; an abbreviation
+    without its dots ("Ph.D." is "phd", as a question types it)."""
+    words = (w.replace(".", "") if _ABBREVIATION.fullmatch(w) else w.rstrip(".") for w in _WORD.findall(text))
+    return {w.lower() for w in words if w.lower() not in _STOP and len(w) > 2}
 
 
 @lru_cache(maxsize=4096)
@@ -223,6 +229,7 @@ def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind
         languages = sorted({want.language, BASE_LANGUAGE})
         where = {"$and": [where, {"$or": [{"doc_kind": {"$ne": "guide"}}, {"language": {"$in": languages}}]}]}
     hits = store.search(query, max(FETCH, k * 4), where=where)
+    hits += lexical_hits(store, query, want, where, hits)
     if want.organisations and not want.documents and where:  # "lambda in 5.1, according to them": its statement
         seen = {h.get("id") for h in hits}
         hits += [h for h in store.search(" ".join(want.organisations), 2 * k, where=where) if h.get("id") not in seen]
@@ -241,6 +248,35 @@ def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind
     if want.claims and not want.guide:  # the documents first; the guide only fills what is left
         ranked = [p for p in ranked if p.doc_kind != "guide"] + [p for p in ranked if p.doc_kind == "guide"]
     return with_siblings(store, filter_rounds(ranked, rounds, k))
+
+
+LEXICAL = 20  # candidates a word match over every chunk adds to the vector index's
+
+
+def lexical_hits(store: Any, query: str, want: Want, where: dict[str, Any] | None,
+                 hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The chunks that share the question's rare words better than every one of the vector index's
+    `hits`, over every chunk `where` selects (hybrid retrieval's first stage). A statement that
+    names its subject in other words than the question ("Ph.D. student … Apple MacBook Pro" for "a
+    phd student on a laptop") can rank below the vector cut-off; its rare words still find it, and
+    `rerank` fuses the two orders. A chunk that matches no better than what the vectors found adds
+    nothing but noise, so it is left out. [] for a store that cannot list its chunks."""
+    if where is None or not hasattr(store, "chunks"):
+        return []
+    terms = _terms(query) | {n.lower() for n in want.names}
+    terms |= {e for t in terms for e in glossary.english(t, want.language)}
+    chunks = store.chunks(where)
+    words = [_passage_terms((c.get("text") or "").lower()) for c in chunks]
+    df = {t: sum(t in ws for ws in words) for t in terms}
+    n = len(chunks) or 1
+
+    def score(ws: frozenset[str]) -> float:
+        return math.fsum(math.log(1 + n / df[t]) for t in terms if df[t] and t in ws)
+
+    found = {h.get("id") for h in hits}
+    bar = max((score(_passage_terms((h.get("text") or "").lower())) for h in hits), default=0.0)
+    best = sorted(((s, i) for i, ws in enumerate(words) if (s := score(ws)) > bar), key=lambda s: (-s[0], s[1]))
+    return [chunks[i] for _, i in best if chunks[i].get("id") not in found][:LEXICAL]
 
 
 SIBLING_DOCS = 2  # the leading documents whose other chunks on the same page follow the top k

@@ -157,6 +157,8 @@ class _Pages(_Store):
         return [dict(self.CHUNKS[0], score=0.9)]
 
     def chunks(self, where):
+        if "doc_id" not in where["$and"][0]:  # every chunk, for the word match: this test is about pages
+            return []
         doc, page = where["$and"][0]["doc_id"], where["$and"][1]["page"]
         return [c for c in self.CHUNKS if c["metadata"]["doc_id"] == doc and c["metadata"]["page"] == page]
 
@@ -208,3 +210,32 @@ def test_a_source_asked_marks_the_search_as_one_for_claims():
     catalog = Catalog.from_table(_table())
     assert _want(parse("what did nvidia claim about the b300 in v6.1?", catalog), None, catalog).claims
     assert not _want(parse("why can't i compare offline with server?", catalog), None, catalog).claims
+
+
+class _FarVectors(_Store):
+    """A vector index whose nearest chunks miss the statement; `chunks` lists every chunk."""
+
+    NEAR = [{"id": f"doc:v5.1_news.md:{i}", "text": f"Results were published this autumn, part {i}.", "score": 0.9,
+             "metadata": {"kind": "doc", "doc_kind": "commentary", "rounds": "v5.1"}} for i in range(8)]
+    STATEMENT = {"id": "doc:v5.1_disc.pdf:45", "text": "Amitash Nanda\n\nAs a UC San Diego Ph.D. student he ran "
+                 "the benchmark on an Apple MacBook Pro with the M1 Pro chip.",
+                 "metadata": {"kind": "doc", "doc_kind": "commentary", "rounds": "v5.1"}}
+
+    def search(self, query, k, where=None):
+        super().search(query, k, where)
+        return list(self.NEAR)
+
+    def chunks(self, where):
+        if "doc_id" in str(where):  # a found page's other chunks: none here
+            return []
+        return self.NEAR + [self.STATEMENT]
+
+
+def test_a_chunk_the_vectors_miss_is_found_by_its_rare_words():
+    """Hybrid retrieval: a word match over every chunk adds the statement that shares the question's
+    rare words ("phd" for "Ph.D.", "laptop" for "MacBook") to the vector index's candidates."""
+    from assistant.retrieval import search
+
+    found = search(_FarVectors(), "a phd student ran v5.1 on a laptop, what machine was it", 3)
+    assert "doc:v5.1_disc.pdf:45" in [p.id for p in found], [p.id for p in found]
+    assert search(_Store(), "a store that cannot list its chunks", 3) == []
