@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from assistant import readout, semantics, templates
+from assistant import glossary, readout, semantics, templates
 from assistant.notes import Note, localize
 from assistant.answer import Answer, Citation, Passage, Value
 from assistant.parsed import Parsed
@@ -645,14 +645,19 @@ def _compose_trend(question: str, result: Any, parsed: Parsed | None) -> Answer:
 
 # --- commentary -----------------------------------------------------------------------------
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE = re.compile(r"(?<=[.!?])(?<![A-Z][a-z]\.[A-Z]\.)(?<![A-Z]\.[A-Z]\.)\s+|\n+")  # not after "Ph.D.", "U.S."
 _WORD = re.compile(r"[0-9a-zåäöéü]+", re.I)
 _STOPWORDS = set("the a an of in on for and or to is are was were what why how did does do which who with by "
                  "about that this it its from at as be has have had vad varför hur och i på för att det den som "
                  "är var med om av till".split())
 
 
+_ABBREVIATION = re.compile(r"\b(?:[A-Za-z]{1,2}\.)+[A-Za-z]{1,2}\b\.?")  # "Ph.D.", "U.S."
+
+
 def _keywords(text: str) -> set[str]:
+    """A text's words, an abbreviation as one word without its dots ("Ph.D." is "phd")."""
+    text = _ABBREVIATION.sub(lambda m: m.group().replace(".", ""), text)
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS and len(w) > 1}
 
 
@@ -695,13 +700,15 @@ def asked_nouns(parsed: Parsed | None) -> set[str]:
 
 
 def best_sentences(question: str, text: str, n: int = 2,
-                   asked: set[str] | frozenset[str] = frozenset()) -> list[str]:
+                   asked: set[str] | frozenset[str] = frozenset(), language: str = "") -> list[str]:
     """The passage sentences that best share the question's words (ties: earlier first).
 
     Words are weighted by how rare they are among the passage's sentences (inverse sentence
     frequency): a word most sentences share (the document's topic, "MLPerf") says little about
     which sentence answers; a word few share ("head") says more."""
     keys = _keywords(question)
+    # the glossary's words for the question's ("laptop": "macbook"), in the question's language
+    keys |= {e for k in keys for e in glossary.english(k, language)} if language else set()
     # `asked` (asked_nouns: "what nickname did they mention") counts more, and also in the longer
     # words it begins ("nicknamed")
     asked = set(asked) & keys
@@ -728,7 +735,7 @@ def compose_commentary(question: str, passages: list[Passage], parsed: Parsed | 
         by_doc.setdefault(p.url or p.title or p.source or p.id, []).append(p)
     for chunks in list(by_doc.values())[:3]:
         p = chunks[0]
-        sents = best_sentences(question, "\n".join(c.text for c in chunks), 2, asked_nouns(parsed))
+        sents = best_sentences(question, "\n".join(c.text for c in chunks), 2, asked_nouns(parsed), lang)
         if not sents:
             continue
         src = p.title or p.source or p.id

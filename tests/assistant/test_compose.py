@@ -192,3 +192,11 @@ def test_missing_values_become_none_in_rows():
 def test_a_sentence_repeated_by_overlapping_chunks_is_quoted_once():
     text = "GB300 led Llama 2 70B Server in MLPerf v6.1 here.\nGB300 led Llama 2 70B Server in MLPerf v6.1 here."
     assert best_sentences("Who led Llama 2 70B Server?", text, 2) == ["GB300 led Llama 2 70B Server in MLPerf v6.1 here."]
+
+
+def test_best_sentences_read_abbreviations_and_the_glossary():
+    """"phd" is the "Ph.D." a statement writes, and "laptop" the glossary's "MacBook": the sentence
+    with both answers, not an earlier one that shares only "student"."""
+    text = "The student union met on Monday to plan the year. As a Ph.D. student he used an Apple MacBook Pro."
+    question = "what laptop did the phd student use?"
+    assert best_sentences(question, text, 1, language="en") == ["As a Ph.D. student he used an Apple MacBook Pro."]
