@@ -200,3 +200,13 @@ def test_best_sentences_read_abbreviations_and_the_glossary():
     text = "The student union met on Monday to plan the year. As a Ph.D. student he used an Apple MacBook Pro."
     question = "what laptop did the phd student use?"
     assert best_sentences(question, text, 1, language="en") == ["As a Ph.D. student he used an Apple MacBook Pro."]
+
+
+def test_best_sentences_find_the_examples_asked_for():
+    """"what examples": the sentence that lists some ("such as"); "graph neural nets": the GNNs a
+    document abbreviates (the glossary, en.toml)."""
+    text = ("R-GAT is the graph neural network benchmark of the suite, a relational graph network test. "
+            "GNNs are used in areas such as fraud detection and drug discovery.")
+    question = "what are graph neural nets used for in real life - what examples?"
+    assert best_sentences(question, text, 1, language="en") == [
+        "GNNs are used in areas such as fraud detection and drug discovery."]
