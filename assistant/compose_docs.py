@@ -225,7 +225,7 @@ _CATCH_ALL = {("measure", "amount"), ("measure", "throughput")}
 _NAMES_ASKED = ("organisations", "person")
 _ACTS = ("ever", "acted")
 # Cues that name the subject, not the frame ("how much memory": memory).
-_SUBJECT_CUES = {("cue", "specs")}
+_SUBJECT_CUES = {("cue", "specs"), ("cue", "role")}  # ... "who is the cto": cto
 
 
 def _question_keys(question: str, parsed: Parsed) -> tuple[set[str], set[str]]:

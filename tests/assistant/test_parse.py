@@ -1032,3 +1032,15 @@ def test_an_article_described_by_a_word_names_a_source(catalog, question):
     """"a korean article", "en koreansk artikel": the figures asked are the ones the article gave,
     as with "the article" or "an article"; its figures are quoted as the author's."""
     assert parse(question, catalog).needs_commentary
+
+
+@pytest.mark.parametrize("question", [
+    "who from nvidia was the co-chair that called v6.1 the biggest revision ever?",
+    "vem var det från nvidia som var ordförande och kallade v6.1 den största revideringen nånsin?",
+    "what did the ceo of amd say about v6.1?",
+])
+def test_a_persons_role_asks_the_documents(catalog, question):
+    """The results name no people: "who … was the co-chair" asks who a document names, not
+    NVIDIA's results (nor "no measure called 'revideringen nånsin'")."""
+    p = parse(question, catalog)
+    assert p.intent == "commentary" and p.needs_commentary, (p.intent, p.message)
