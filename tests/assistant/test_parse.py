@@ -1044,3 +1044,14 @@ def test_a_persons_role_asks_the_documents(catalog, question):
     NVIDIA's results (nor "no measure called 'revideringen nånsin'")."""
     p = parse(question, catalog)
     assert p.intent == "commentary" and p.needs_commentary, (p.intent, p.message)
+
+
+@pytest.mark.parametrize("question", [
+    "hur ofta sa amd att dom ska släppa nya rocm-versioner? stod nåt om det i en analys av v6.1",
+    "how often does amd ship new rocm versions? an analysis of v6.1 mentioned it",
+])
+def test_how_often_a_company_said_it_does_something_asks_the_documents(catalog, question):
+    """"hur ofta sa amd …", "an analysis … mentioned it": what a company said and an analysis wrote,
+    not how often MLPerf rounds come (the guide's cadence) nor the benchmarks new in v6.1."""
+    p = parse(question, catalog)
+    assert p.intent == "commentary" and p.needs_commentary, (p.intent, p.message)
