@@ -525,11 +525,14 @@ def _asks_meaning(r: Any) -> bool:
 
 def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) -> Want:
     """What the question asks of the documents besides its words (retrieval boosts)."""
+    from assistant.shapes import words
+
     if parsed is None:
         return Want()
     names = tuple(dict.fromkeys(n for m in parsed.entities if m.column in _NAMED for n in (m.text, *m.values[:3])))
     r = parsed.reading
-    guide = parsed.intent == "define" or (r is not None and r.has("cue", "define"))
+    # ... not "whats the lab called": a thing asked by a name no column holds is no term of ours
+    guide = parsed.intent == "define" or (r is not None and r.has("cue", "define") and not words.unknown_asked(r))
     publishers = list(r.publishers) if r is not None else []
     docs = [d for name in publishers for d in (catalog.publisher_docs.get(name, []) if catalog is not None else [])]
     if rounds:  # documents are named by round: the named publisher's piece on the round asked

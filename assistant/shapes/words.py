@@ -180,18 +180,31 @@ def uncounted(r: Reading) -> str | None:
 
 
 def unknown_asked(r: Reading) -> str | None:
-    """The noun a wh-word opening the question asks for when nothing reads it and no column or
-    measure follows ("which rocm version did amd use", "what optimizer tool did thestage use"): no
-    result holds it, a document may state it. None for a noun the lexicon or the table knows
-    ("which gpu", "what type of gpu", "which ones")."""
-    wh = next((t for t in r.tagged("cue", "wh") if t.first == 0), None)
+    """The noun a wh-word opening the question, or its last clause, asks for when nothing reads it
+    and no column or measure follows ("which rocm version did amd use", "…, whats the name of the
+    optimisation tool they used?"): no result holds it, a document may state it. None for a noun
+    the lexicon or the table knows ("which gpu", "what type of gpu", "which ones")."""
+    starts = {0} | {i for i, tok in enumerate(r.tokens) if i and r.text[r.tokens[i - 1].end:tok.start].strip()
+                    and r.text[r.tokens[i - 1].end:tok.start].strip()[-1] in ",;:?.-–"}
+    wh = next((t for t in r.tagged("cue", "asks_noun") if t.first in (0, max(starts))), None)
     if wh is None or wh.last >= len(r.tokens):
         return None
     i = wh.last
+    for cue in ("determiner", "name_of", "determiner"):  # "whats the name of the optimisation tool"
+        tag = next((t for t in r.tagged("cue", cue) if t.first == i), None)
+        if tag is not None and tag.last < len(r.tokens):
+            i = tag.last
     word = r.tokens[i].text
     if read_at(r, i) or len(word) < 3 or not word.isalpha():
         return None
     if any(_tagged_at(r, j, k) for j in range(i + 1, min(i + 4, len(r.tokens))) for k in _NOUN_KINDS):
+        return None
+    # a noun, not a verb: what follows it (past a word of its compound) asks on ("which rocm version
+    # did …", "whats the lab called"), or the question ends; "what happened to gpt-j" goes on with a
+    # preposition
+    after = i + 1 + (i + 1 < len(r.tokens) and not read_at(r, i + 1))
+    if after < len(r.tokens) and _tagged_at(r, after, "cue", "plain", "lead") \
+            and not _tagged_at(r, after, "cue", "clause", "name_of", "acted", "refers", "pronoun"):
         return None
     return word
 
