@@ -704,7 +704,12 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
                 continue
             keys.update(w for w in english.phrases(tag.kind, tag.value) if " " not in w and w.isalpha())
     # "samples/s means what exactly": a unit asked about is a question about units of results
-    if parsed.reading is not None and parsed.reading.has("unit", "result") and not parsed.entities:
+    if parsed.reading is not None and parsed.reading.has("measure", "per_accelerator"):
+        # "'tokens per second per GPU', is that official?": the derived figure is asked, not the unit;
+        # its words name the guide's entry ("Per-accelerator figures")
+        keys |= {w for phrase in lexicon.load(lexicon.BASE_LANGUAGE).phrases("measure", "per_accelerator")
+                 for w in _keywords(phrase)} - {"per", "each"}
+    elif parsed.reading is not None and parsed.reading.has("unit", "result") and not parsed.entities:
         keys |= {"unit", "units"}
     # "some results have watt, what does it measure": "results" is every answer's noun, not the
     # term asked about, when the question names anything else
@@ -796,10 +801,13 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     heads = {id(sec): _stems(sec[0]) for sec in sections}
     bodies = {id(sec): _stems(sec[1][:400]) for sec in sections}
     # "tokens per second vs samples per second, why": with two units side by side, a heading naming
-    # one of them ("Tokens per second") is not what is asked; their words count in the text only
+    # one of them ("Tokens per second") is not what is asked; their words count in the text only.
+    # So with a unit per accelerator ("'tokens per sekund per GPU', är det ett officiellt mått?"):
+    # the derived figure is asked, not the unit
     units = parsed.reading.tagged("measure", *UNIT_MEASURES) if parsed.reading is not None else []
+    derived = parsed.reading is not None and parsed.reading.has("measure", "per_accelerator")
     text_only = {_stem(w) for t in units for w in _keywords(parsed.reading.text[t.start:t.end])} \
-        if len({t.value for t in units}) >= 2 and not parsed.entities else set()
+        if (len({t.value for t in units}) >= 2 or derived) and not parsed.entities else set()
     df = {k: sum(k in heads[id(sec)] | bodies[id(sec)] for sec in sections) for k in keys}
     idf = {k: math.log(1 + len(sections) / n) for k, n in df.items() if n}
 

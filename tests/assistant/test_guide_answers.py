@@ -57,3 +57,16 @@ def test_a_power_result_says_its_units(engine, question):
     answer = _ask(engine, question)
     assert "watt" in answer.answer and "millijoule" in answer.answer, answer.answer
     assert "efficiency" in answer.answer or "effektivitet" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question, opening", [
+    ("I saw 'tokens per second per GPU' in an article about MLPerf. Is that an official MLPerf metric?",
+     "a per-accelerator figure"),
+    ("Jag såg 'tokens per sekund per GPU' i en artikel om MLPerf. Är det ett officiellt MLPerf-mått eller?",
+     "siffror per accelerator"),
+])
+def test_a_unit_per_gpu_asked_about_is_the_derived_figure(engine, question, opening):
+    """"tokens per second per GPU": the per-accelerator figure is asked (is it official?), not the
+    unit tokens per second; where the user saw it (an article) asks no document."""
+    answer = _ask(engine, question)
+    assert answer.answer.lstrip("“”\"").lower().startswith(opening), answer.answer
