@@ -70,3 +70,14 @@ def test_a_unit_per_gpu_asked_about_is_the_derived_figure(engine, question, open
     unit tokens per second; where the user saw it (an article) asks no document."""
     answer = _ask(engine, question)
     assert answer.answer.lstrip("“”\"").lower().startswith(opening), answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "the latency rules say like '12.5 tokens/s per user' - is that an average or what? my boss wants to know",
+    "vad betyder tokens per sekund per användare, är det ett genomsnitt?",
+])
+def test_tokens_per_second_per_user_is_a_99th_percentile_limit(engine, question):
+    """"12.5 tokens/s per user" is a limit at the 99th percentile, not an average, and not the result."""
+    answer = _ask(engine, question)
+    assert answer.answer.lstrip("“”\"").lower().startswith("tokens per"), answer.answer
+    assert "99" in answer.answer and ("average" in answer.answer or "genomsnitt" in answer.answer), answer.answer
