@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 
 from assistant.catalog import Match
+from assistant.lexicon import Tag
 from assistant.parsed import Parsed
 from assistant.reader import Reading
 from assistant.shapes import words
@@ -227,7 +228,13 @@ def _term_confirmed(ctx: Context) -> bool:
     likened = r.has("cue", "yes_no", "asks_whether") and r.has("cue", "likeness")
     return (r.has("cue", "is_it_true") or likened) and bool(r.matches) and all(m.column in TERMS for m in r.matches) \
         and not ctx.rounds and not ctx.parsed.claimed and not r.conditions \
-        and not any(t.kind in ("measure", "direction", "operation", "comparator", "attribute") for t in r.tags)
+        and not any(t.kind in ("measure", "direction", "operation", "comparator", "attribute") and not _which_one(r, t)
+                    for t in r.tags)
+
+
+def _which_one(r: Reading, t: Tag) -> bool:
+    """"which one" is "which of them" ("… which one is used where?"), no top-1 ranking."""
+    return t.kind == "direction" and t.value == "top_n" and r.text[t.start:t.end].lower() == "which one"
 
 
 def _term_attribute(ctx: Context) -> bool:
@@ -317,8 +324,7 @@ def _define_reads(ctx: Context) -> bool:
         return True
     # ... nor a direction inside the words on what is better ("the biggest number wins, right?")
     asked = [(t.start, t.end) for t in r.tagged("cue", "define", "better")]
-    ranked = any(t.kind == "direction" and t.value not in ("more", "fewer")
-                 and not (t.value == "top_n" and r.text[t.start:t.end].lower() == "which one")
+    ranked = any(t.kind == "direction" and t.value not in ("more", "fewer") and not _which_one(r, t)
                  and not any(s <= t.start and t.end <= e for s, e in asked) for t in r.tags)
     # "the biggest number wins, right?" asks which way is better, as "is bigger better?" does
     if not (r.has("cue", "define", "better") or _bare_term(ctx)) or ranked or r.conditions:  # a comparator alone binds nothing

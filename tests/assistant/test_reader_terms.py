@@ -214,3 +214,9 @@ def test_asking_whether_a_figure_is_official_or_how_two_terms_differ_asks_the_gu
     what sets two terms apart, as "how are … different" does; "what does … mean" may span a long
     name ("the -99 vs -99.9 at the end of llama2-70b")."""
     assert parse(question, catalog).intent == "define"
+
+
+def test_which_one_after_a_yes_no_likening_ranks_nothing(catalog):
+    """"are those both speech tests? which one is used where?": "which one" is "which of them", so
+    the question still likens two terms, for the guide, rather than asking for a top result."""
+    assert parse("whisper and rgat: are those both speech tests? which one is used where?", catalog).intent == "define"
