@@ -220,3 +220,11 @@ def test_which_one_after_a_yes_no_likening_ranks_nothing(catalog):
     """"are those both speech tests? which one is used where?": "which one" is "which of them", so
     the question still likens two terms, for the guide, rather than asking for a top result."""
     assert parse("whisper and rgat: are those both speech tests? which one is used where?", catalog).intent == "define"
+
+
+@pytest.mark.parametrize("question", ["hur skiljer sig offline från server?",
+                                      "vad skiljer deepseek-r1 från de vanliga språkmodelltesterna?"])
+def test_swedish_skiljer_asks_what_sets_terms_apart(catalog, question):
+    """"vad skiljer …", "hur skiljer sig …": the Swedish twins of "how do … differ" and "different
+    from" ask the guide, not for deepseek-r1's best result."""
+    assert parse(question, catalog).intent == "define"
