@@ -81,3 +81,15 @@ def test_tokens_per_second_per_user_is_a_99th_percentile_limit(engine, question)
     answer = _ask(engine, question)
     assert answer.answer.lstrip("“”\"").lower().startswith("tokens per"), answer.answer
     assert "99" in answer.answer and ("average" in answer.answer or "genomsnitt" in answer.answer), answer.answer
+
+
+@pytest.mark.parametrize("question, more", [
+    ("A colleague keeps calling deepseek-r1 the 'reasoning' benchmark. What makes it different from the normal "
+     "LLM tests in MLPerf?", "many more tokens"),
+    ("vad skiljer deepseek-r1, resonemangstestet, från de vanliga språkmodelltesterna?", "många fler tokens"),
+])
+def test_the_reasoning_benchmark_says_why_it_is_heavier(engine, question, more):
+    """What sets a reasoning benchmark apart, in its entry's opening: long reasoning before each
+    answer, so many more tokens and more compute per answer."""
+    answer = _ask(engine, question)
+    assert "deepseek-r1" in answer.answer and more in answer.answer, answer.answer
