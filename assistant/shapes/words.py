@@ -180,13 +180,13 @@ def uncounted(r: Reading) -> str | None:
 
 
 def unknown_asked(r: Reading) -> str | None:
-    """The noun a wh-word opening the question, or its last clause, asks for when nothing reads it
-    and no column or measure follows ("which rocm version did amd use", "…, whats the name of the
-    optimisation tool they used?"): no result holds it, a document may state it. None for a noun
-    the lexicon or the table knows ("which gpu", "what type of gpu", "which ones")."""
-    starts = {0} | {i for i, tok in enumerate(r.tokens) if i and r.text[r.tokens[i - 1].end:tok.start].strip()
-                    and r.text[r.tokens[i - 1].end:tok.start].strip()[-1] in ",;:?.-–"}
-    wh = next((t for t in r.tagged("cue", "asks_noun") if t.first in (0, max(starts))), None)
+    """The noun a wh-word opening the question asks for when nothing reads it and no column or
+    measure follows ("which rocm version did amd use", "whats the name of the optimisation tool
+    thestage used"): no result holds it, a document may state it. None for a noun the lexicon or
+    the table knows ("which gpu", "what type of gpu", "which ones")."""
+    # (in a later clause, "…, what scaling did they get?", "…, whats the lab called", the table answers
+    # what it holds and the organisation's statement is quoted beside it)
+    wh = next((t for t in r.tagged("cue", "asks_noun") if t.first == 0), None)
     if wh is None or wh.last >= len(r.tokens):
         return None
     i = wh.last
