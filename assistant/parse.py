@@ -108,6 +108,9 @@ def _choose(r: Reading) -> list[Match]:
             counted = r.has("operation", "count") and r.has("measure", "results")  # "how many results had X"
             by_whom = _by_before(r, first) is not None  # "results by X"
             acted = any(t.first == after for t in r.tagged("cue", "acted"))  # "the benchmarks X ran": X did it
+            # ... or, in Swedish word order, "vilka benchmarks körde intel" (not "which systems ran nvidia gpus")
+            acted = acted or (any(t.last == first for t in r.tagged("cue", "acted"))
+                              and not any(t.first == after for t in r.tags if t.kind in ("grouping", "attribute")))
             if by_whom or possessive or acted or r.has("operation", "submit") \
                     or (counted and not families and not any(t.first == after for t in r.tagged("grouping"))):
                 chosen.append(cols["submitter"])

@@ -1,0 +1,24 @@
+"""Table questions from the mlperf-dev15 tuning set, read on the full table.
+
+Each expectation is computed here with plain pandas from `results_table` (the official raw files),
+never taken from the answerer, and each case has a Swedish or a second wording."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.catalog import Catalog
+from assistant.parse import parse
+
+
+@pytest.fixture(scope="module")
+def catalog(results_table) -> Catalog:
+    return Catalog.from_table(results_table)
+
+
+@pytest.mark.parametrize("question", ["vilka benchmarks körde intel i 6.1?", "which benchmarks did intel run in 6.1?"])
+def test_a_company_that_ran_something_is_the_submitter_in_either_word_order(catalog, question):
+    """Swedish puts the verb first ("körde intel"): Intel ran them, as in "did intel run"."""
+    p = parse(question, catalog)
+    assert p.explicit.get("submitter") == ["Intel"] and "accelerator_vendor" not in p.explicit, p.explicit
+    assert "submitter" not in parse("which systems ran nvidia gpus in v6.1?", catalog).explicit
