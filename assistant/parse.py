@@ -49,6 +49,8 @@ def _negated(r: Reading, span: tuple[int, int]) -> bool:
     precedes it, a verb between allowed ("not GB200", "non-NVIDIA", "not made by Dell",
     "inte kommer från NVIDIA")."""
     first = _token_index(r, span[0])
+    if _cue_at(r, first - 1, "determiner"):  # "forget the nvl72 racks", "excluding the B200s"
+        first -= 1
     if any(t.last == first for t in r.tagged("cue", "negation")):
         return True
     by = _by_before(r, first)

@@ -22,3 +22,12 @@ def test_a_company_that_ran_something_is_the_submitter_in_either_word_order(cata
     p = parse(question, catalog)
     assert p.explicit.get("submitter") == ["Intel"] and "accelerator_vendor" not in p.explicit, p.explicit
     assert "submitter" not in parse("which systems ran nvidia gpus in v6.1?", catalog).explicit
+
+
+@pytest.mark.parametrize("question", [
+    "forget the nvl72 racks - whats the best llama 405b offline result from a single 8-gpu box in 5.1?",
+    "glöm nvl72-racken, vad är bästa llama 405b offline från en enda 8-gpu-server i 5.1?",
+])
+def test_forgetting_a_kind_of_system_leaves_it_out(catalog, question):
+    p = parse(question, catalog)
+    assert p.excluded and "system_name" not in p.explicit, (p.excluded, p.explicit)
