@@ -13,7 +13,7 @@ from assistant.shapes.registry import Context, shape
 from assistant.spec import Filters, QuerySpec
 
 # People read system names, not folder ids.
-_READABLE = {"platform": "system_name"}
+_READABLE = words.READABLE
 # Columns whose two named values are one filter of a count, not two counts ("offline and server").
 _NOT_COUNTED_APART = {"round", "division", "scenario"}
 _ROW_MEASURES = ("size", "throughput", "power", "latency", "efficiency", "per_accelerator", "tokens", "samples",
@@ -39,9 +39,14 @@ def difference_gone(ctx: Context) -> Parsed:
     return _difference(ctx, gone=True)
 
 
-@shape("difference", priority=31,
-       applies=lambda ctx: (ctx.reading.has("operation", "new")
-                            or (ctx.reading.has("operation", "not_in") and len(ctx.rounds) >= 2)) and _no_benchmark(ctx))
+def _difference_applies(ctx: Context) -> bool:
+    """"which chips were new in v6.1": a list of what is new. "the new nvidia chip, vera rubin": the
+    chip is named, and "new" only describes it."""
+    asked = ctx.reading.has("operation", "new") or (ctx.reading.has("operation", "not_in") and len(ctx.rounds) >= 2)
+    return asked and _no_benchmark(ctx) and not words.new_describes(ctx.reading, ctx.explicit)
+
+
+@shape("difference", priority=31, applies=_difference_applies)
 def difference(ctx: Context) -> Parsed:
     """What a round has that the round before it had not (benchmarks, submitters, systems)."""
     return _difference(ctx, gone=False)

@@ -43,16 +43,18 @@ def overview(ctx: Context) -> Parsed:
 
 def _overview_applies(ctx: Context) -> bool:
     r = ctx.reading
+    new = r.has("operation", "new") and not words.new_describes(r, ctx.explicit)  # not "the new chip, vera rubin"
     return (bool(_named(ctx)) and (not ctx.benchmarks or _every_scenario(ctx)) and not words.needs_commentary(r)
-            and not r.has("operation", "count", "list", "new", "gone", "compare", "trend", "who"))
+            and not new and not r.has("operation", "count", "list", "gone", "compare", "trend", "who"))
 
 
 def _every_scenario(ctx: Context) -> bool:
     """"how did the gb300 nvl72 do on llama 405b": a chip, system or company on a benchmark, with no
     scenario, ranking, condition or measure of its own, asks how it did in each scenario it ran,
-    not in the one scenario a ranking would default to."""
+    not in the one scenario a ranking would default to; with two or more scenarios named ("… offline
+    and server"), in each of those."""
     r = ctx.reading
-    return bool(ctx.catalog.present(["scenario"])) and not ctx.explicit.get("scenario") \
+    return bool(ctx.catalog.present(["scenario"])) and len(ctx.explicit.get("scenario") or []) != 1 \
         and not r.has("direction") and not r.conditions and not r.top_n and ctx.metric == "result" \
         and not any(t.kind in ("measure", "attribute") and t.value != "results" for t in r.tags)
 

@@ -255,6 +255,17 @@ def count_target(r: Reading) -> str | None:
     return grouping(r)
 
 
+def new_describes(r: Reading, explicit: dict[str, list[str]]) -> bool:
+    """"the new nvidia chip, vera rubin": "new" describes a thing the question names (a value of the
+    column its noun names), it asks for no list of what is new ("which chips were new in 6.1")."""
+    column = grouping(r, exclude=("round",))
+    return column is not None and bool(explicit.get(READABLE.get(column, column)))
+
+
+# The column a grouping noun lists by ("systems": their names).
+READABLE = {"platform": "system_name"}
+
+
 def grouping(r: Reading, exclude: tuple[str, ...] = ()) -> str | None:
     """The column a grouping noun names, by COUNT_PRIORITY."""
     named = r.values("grouping")

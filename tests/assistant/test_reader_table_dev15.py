@@ -25,6 +25,21 @@ def test_a_company_that_ran_something_is_the_submitter_in_either_word_order(cata
 
 
 @pytest.mark.parametrize("question", [
+    "how did the new nvidia chip, vera rubin, do on the deepseek one in 6.1? offline and server",
+    "hur gick det för nvidias nya chip vera rubin på deepseek i 6.1, offline och server?",
+])
+def test_the_new_chip_named_is_described_and_each_scenario_named_is_shown(catalog, question, results_table):
+    """"the new nvidia chip, vera rubin": the chip is named, so "new" lists nothing; with two
+    scenarios named, each one's best result (the table has both for VR200 on deepseek-r1)."""
+    p = parse(question, catalog)
+    assert p.intent == "overview" and sorted(p.explicit["scenario"]) == ["Offline", "Server"], (p.intent, p.explicit)
+    rows = results_table[(results_table["round"] == "v6.1") & (results_table["accelerator_family"] == "VR200")
+                         & (results_table["benchmark"] == "deepseek-r1")]
+    assert {"Offline", "Server"} <= set(rows["scenario"])
+    assert parse("which chips were new in 6.1?", catalog).intent == "difference"
+
+
+@pytest.mark.parametrize("question", [
     "forget the nvl72 racks - whats the best llama 405b offline result from a single 8-gpu box in 5.1?",
     "glöm nvl72-racken, vad är bästa llama 405b offline från en enda 8-gpu-server i 5.1?",
 ])
