@@ -73,7 +73,10 @@ def _unknown_benchmarks(ctx: Context) -> list[str]:
         first = noun.first
         while first > 0 and not words.read_at(r, first - 1) and not _plain_at(r, first - 1) and noun.first - first < 3:
             first -= 1
-        if first < noun.first:
+        # "the vision-language model benchmark": words after a benchmark the data has describe it
+        after_benchmark = first > 0 and any(m.column == "benchmark" and m.span[0] <= r.tokens[first - 1].start
+                                            < m.span[1] for m in r.matches)
+        if first < noun.first and not after_benchmark:
             out.append(r.text[r.tokens[first].start:r.tokens[noun.last - 1].end])
     return out
 

@@ -40,6 +40,16 @@ def test_the_new_chip_named_is_described_and_each_scenario_named_is_shown(catalo
 
 
 @pytest.mark.parametrize("question", [
+    "my boss wants numbers for the vision-language model benchmark. top offline result in 6.1?",
+    "siffror för vision-language-modellens benchmark, bästa offline i 6.1?",
+])
+def test_words_after_a_benchmark_before_benchmark_describe_it(catalog, question):
+    """"the vision-language model benchmark" is qwen3-vl, not an unknown "model benchmark"."""
+    p = parse(question, catalog)
+    assert p.status != "no_data" and p.explicit.get("benchmark") == ["qwen3-vl-235b-a22b"], (p.status, p.message)
+
+
+@pytest.mark.parametrize("question", [
     "forget the nvl72 racks - whats the best llama 405b offline result from a single 8-gpu box in 5.1?",
     "glöm nvl72-racken, vad är bästa llama 405b offline från en enda 8-gpu-server i 5.1?",
 ])
