@@ -56,3 +56,10 @@ def test_words_after_a_benchmark_before_benchmark_describe_it(catalog, question)
 def test_forgetting_a_kind_of_system_leaves_it_out(catalog, question):
     p = parse(question, catalog)
     assert p.excluded and "system_name" not in p.explicit, (p.excluded, p.explicit)
+
+
+@pytest.mark.parametrize("question", ["how many submitters were there in 6.1? count everyone, open division too",
+                                      "hur många inskickare fanns det i 6.1, open också?"])
+def test_the_open_division_too_counts_every_division(catalog, question):
+    p = parse(question, catalog)
+    assert set(p.explicit.get("division", [])) >= {"closed", "open"}, p.explicit
