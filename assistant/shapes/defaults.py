@@ -65,7 +65,9 @@ def pick_variant(parsed: Parsed, catalog: Catalog, benchmarks: list[str], rounds
     return out
 
 
-_VARIANT_SAID = re.compile(r"(?<![\w.])(99\.9|99)(?![\w.%]|\.\d|\s*(?:%|percent|th))", re.I)
+# "(99.9)", "the 99 one", "the 99% accuracy version"; not "99% of the reference" nor "99th percentile"
+_VARIANT_SAID = re.compile(r"(?<![\w.,])(99[.,]9|99)(?:(?=\s*(?:%|percent|procent)\s*(?:accuracy|noggrannhet|target|"
+                           r"version|variant|mål))|(?![\w.%]|[.,]\d|\s*(?:%|percent|th)))", re.I)
 
 
 def said_variant_only(benchmarks: list[str], parsed: Parsed) -> list[str]:
@@ -86,7 +88,7 @@ def _base(benchmark: str) -> str:
 def _variant_said(parsed: Parsed) -> str | None:
     """An accuracy target typed apart from the benchmark's name ("(99.9)", "the 99 one")."""
     text = parsed.reading.text if parsed.reading is not None else ""
-    found = {m.group(1) for m in _VARIANT_SAID.finditer(text)}
+    found = {m.group(1).replace(",", ".") for m in _VARIANT_SAID.finditer(text)}  # sv "99,9"
     return found.pop() if len(found) == 1 else None
 
 

@@ -77,6 +77,13 @@ def test_a_ranking_ranks_both_accuracy_variants_unless_one_is_named(catalog):
     assert parse("best llama2-70b-99 offline in v6.0", catalog).spec.filters.benchmark == ["llama2-70b-99"]
     assert parse("best llama 2 70b offline in v6.0 at the 99th percentile", catalog).spec.filters.benchmark == [
         "llama2-70b-99", "llama2-70b-99.9"]
+    # "the 99% accuracy version", sv "99,9 procent noggrannhet": the target said in words
+    assert parse("how many llama 2 70b offline results in v6.0? the 99% accuracy version",
+                 catalog).spec.filters.benchmark == ["llama2-70b-99"]
+    assert parse("hur många llama 2 70b offline-resultat i v6.0, 99,9 procent noggrannhet?",
+                 catalog).spec.filters.benchmark == ["llama2-70b-99.9"]
+    assert parse("best llama 2 70b offline in v6.0 within 99% of the reference", catalog).spec.filters.benchmark == [
+        "llama2-70b-99", "llama2-70b-99.9"]
 
 
 def test_variant_choice_is_stated_when_both_exist(catalog):
