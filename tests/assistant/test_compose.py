@@ -210,3 +210,12 @@ def test_best_sentences_find_the_examples_asked_for():
     question = "what are graph neural nets used for in real life - what examples?"
     assert best_sentences(question, text, 1, language="en") == [
         "GNNs are used in areas such as fraud detection and drug discovery."]
+
+
+def test_best_sentences_find_a_forecast_asked_in_swedish():
+    """"en prognos för inferensmarknaden": the English sentence that "projects the inference market"."""
+    text = ("As in every round since MLPerf began, NVIDIA led the field, and it plans to lead until 2030. "
+            "Markets and Markets projects the inference market at over $254 billion by 2030.")
+    question = "nämnde en prognos för inferensmarknaden, hur stor ska den va 2030?"
+    assert best_sentences(question, text, 1, language="sv") == [
+        "Markets and Markets projects the inference market at over $254 billion by 2030."]
