@@ -152,8 +152,9 @@ def _commentary_applies(ctx: Context) -> bool:
     # A weak cue ("reports", "skriver") does not replace a ranking of counts ("... flest resultat").
     ranked = r.has("direction", "most", "least", "ordinal")
     # ... and a benchmark's results do not say what its model is made of ("how many parameters")
+    # ... nor its rules ("what token speed does the interactive version require")
     return words.needs_commentary(r) and not words.is_count(r, ctx.explicit) and not ranked \
-        and (not ctx.benchmarks or words.asks_specs(r))
+        and (not ctx.benchmarks or words.asks_specs(r) or r.has("cue", "rule"))
 
 
 @shape("commentary", priority=20, applies=_commentary_applies)

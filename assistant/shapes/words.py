@@ -55,7 +55,7 @@ def needs_commentary(r: Reading) -> bool:
     much of what a system or model is made of ("how much memory", "how many parameters"), which
     only documents state, or names a ratio someone stated ("the 2.7x speedup"), which no result
     records; a spec that only describes ("the 141 GB memory version") asks nothing."""
-    return r.has("cue", *SOURCE_CUES, "role") or asks_specs(r) or quotes_ratio(r)
+    return r.has("cue", *SOURCE_CUES, "role", "rule") or asks_specs(r) or quotes_ratio(r)
 
 
 # A ratio written in a text ("2.7x", "2.7 times", "2,5 gånger"): a number and a ratio word.

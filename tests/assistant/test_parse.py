@@ -1064,3 +1064,14 @@ def test_how_often_a_company_said_it_does_something_asks_the_documents(catalog, 
     not how often MLPerf rounds come (the guide's cadence) nor the benchmarks new in v6.1."""
     p = parse(question, catalog)
     assert p.intent == "commentary" and p.needs_commentary, (p.intent, p.message)
+
+
+@pytest.mark.parametrize("question", [
+    "for the llama2-70b test, what per-user token speed does the interactive version require?",
+    "vilken ttft kräver llama2-70b interactive?",
+])
+def test_a_benchmarks_rule_asks_the_documents(catalog, question):
+    """A rule ("require", sv "kräver") is stated by documents and the guide; no result records it,
+    so naming the benchmark does not make it a question for its best result."""
+    p = parse(question, catalog)
+    assert p.intent == "commentary" and p.needs_commentary, (p.intent, p.spec)
