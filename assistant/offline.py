@@ -401,7 +401,9 @@ def _quote_sources(question: str, answer: Answer, engine: Any, parsed: Any, roun
         extra = _figure_then_quotes(question, passages, parsed, figure, own=True,
                                     catalog=engine.catalog) if figure else None
         if extra is None or extra.status != "answered":
-            extra = compose.compose_commentary(question, passages, parsed)
+            # "which speculative decoding method did NVIDIA use …": what the organisation named wrote
+            # comes first, before news about it (only three documents are quoted)
+            extra = compose.compose_commentary(question, _own_first(passages, parsed) or passages, parsed)
         _append_documents(answer, extra)
 
 

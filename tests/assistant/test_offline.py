@@ -299,6 +299,22 @@ def test_the_statement_beside_is_found_below_news_about_the_organisation(results
     assert a.rows and "EAGLE-3" in a.answer, a.answer
 
 
+def test_the_organisations_own_words_are_quoted_before_news_about_it(results_table):
+    """"which speculative decoding method did nvidia use …": the table answers what it holds, and of
+    the documents quoted beside it (three at most), NVIDIA's own statement comes first, before news
+    pieces that rank above it because their titles name NVIDIA."""
+    news = [Passage(id=f"doc:v6.0_site{i}_nvidia-news.md:0", title=f"NVIDIA news {i}", source=f"Site {i}",
+                    rounds=["v6.0"], text="NVIDIA led the round with GB300 NVL72 systems.") for i in range(3)]
+    statement = Passage(id="doc:v6.0_mlcommons_supplemental-discussion.pdf:31", title="MLPerf Inference v6.0 "
+                        "Supplemental Discussion", source="MLCommons (statements written by the submitters)",
+                        text="NVIDIA\n\nNVIDIA submissions used EAGLE-3 speculative decoding to accelerate the "
+                             "DeepSeek-R1 interactive scenario.", rounds=["v6.0"], page=20)
+
+    eng = _ranked(results_table, *news, statement)
+    a = ask(eng, "which speculative decoding method did nvidia use for deepseek-r1 interactive in v6.0?")
+    assert a.rows and "EAGLE-3" in a.answer, a.answer
+
+
 @pytest.mark.parametrize("question", ["how many OEMs submitted on amd instinct gpus in v6.0 going by amds statement",
                                       "hur många OEM:er skickade in på amd instinct i v6.0 enligt deras egen text?"])
 def test_a_figure_in_the_organisations_own_words_is_its_own(results_table, question):
