@@ -314,6 +314,10 @@ def _define_applies(ctx: Context) -> bool:
 
 def _define_reads(ctx: Context) -> bool:
     r = ctx.reading
+    # "techarena on the 405b test in v5.0, what's the median input length?": a publisher beside a term,
+    # asked with a define cue that only opens a question, asks what the publisher wrote
+    if r.publishers and r.matches and all(_opener(t.phrase) for t in r.tagged("cue", "define")):
+        return False
     if _units_compared(ctx) or _asked_last(ctx) or _asked_first(ctx) is not None or _term_confirmed(ctx) \
             or _term_attribute(ctx) or _which_term(ctx) or _benchmarks_compared(ctx) or _attributes_compared(ctx):
         return True

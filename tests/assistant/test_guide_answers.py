@@ -93,3 +93,10 @@ def test_the_reasoning_benchmark_says_why_it_is_heavier(engine, question, more):
     answer, so many more tokens and more compute per answer."""
     answer = _ask(engine, question)
     assert "deepseek-r1" in answer.answer and more in answer.answer, answer.answer
+
+
+def test_a_publisher_beside_a_term_asked_with_whats_quotes_the_publisher(engine):
+    """"techarena on the 405b test in v5.0, what's the median input length?": "what's" only opens the
+    question; with a publisher named beside the benchmark, its words answer, not our guide's entry."""
+    answer = _ask(engine, "techarena on the 405b test in v5.0, what's the median input length?")
+    assert "9,500" in answer.answer and not answer.citations[0].id.startswith("doc:benchmarks"), answer.answer
