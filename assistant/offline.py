@@ -250,21 +250,22 @@ def _answer_parsed(question: str, parsed: Parsed, *, engine: Any, conversation: 
 def _published_count(question: str, answer: Answer, engine: Any, parsed: Parsed, spec: QuerySpec,
                      cited: set[str] | frozenset[str] = frozenset()) -> None:
     """"how many organisations took part in v6.1?": MLCommons' releases and the press count a round's
-    organisations and results their own way (30 organisations, where the table has 33 submitter
-    names), so the count a document states for that round is quoted after the table's, labelled
-    as the author's. Only for a whole round's total of submitters or results, and only a sentence
-    that counts those nouns; nothing is added when no document states one."""
+    organisations their own way (30 organisations, where the table has 33 submitter names), so the
+    count a document states for that round is quoted after the table's, labelled as the author's.
+    Only for a whole round's count of submitters, and only a sentence that counts them; nothing is
+    added when no document states one."""
     from assistant import lexicon
     from assistant.compose_docs import counted_in, figure_answer
 
     rounds = spec.filters.round or []
-    if spec.op != "aggregate" or spec.group_by or len(rounds) != 1 or answer.passages:
+    # only a count of organisations: a count of results stays a table question that needs no search
+    # (a document's sentence on the organisations often gives the results too)
+    if spec.op != "aggregate" or spec.aggregate != "nunique" or spec.column != "submitter" or spec.group_by \
+            or len(rounds) != 1 or answer.passages:
         return
     if set(spec.filters.model_dump(exclude_defaults=True)) - {"round", "division"}:
         return
-    kind, value = ("grouping", "submitter") if spec.column == "submitter" else ("measure", "results")
-    if spec.aggregate == "nunique" and spec.column != "submitter":
-        return
+    kind, value = "grouping", "submitter"
     # the documents' own language, whatever the question's ("30 deltagande organisationer")
     nouns = {n for lang in lexicon.languages() for n in lexicon.load(lang).phrases(kind, value)
              if " " not in n and len(n) > 3}
