@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from assistant import glossary, readout, semantics, templates
+from assistant import glossary, lexicon, readout, semantics, templates
 from assistant.notes import Note, localize
 from assistant.answer import Answer, Citation, Passage, Value
 from assistant.parsed import Parsed
@@ -652,12 +652,9 @@ _STOPWORDS = set("the a an of in on for and or to is are was were what why how d
                  "är var med om av till".split())
 
 
-_ABBREVIATION = re.compile(r"\b(?:[A-Za-z]{1,2}\.)+[A-Za-z]{1,2}\b\.?")  # "Ph.D.", "U.S."
-
-
 def _keywords(text: str) -> set[str]:
     """A text's words, an abbreviation as one word without its dots ("Ph.D." is "phd")."""
-    text = _ABBREVIATION.sub(lambda m: m.group().replace(".", ""), text)
+    text = lexicon.undotted(text)
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS and len(w) > 1}
 
 

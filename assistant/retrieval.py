@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from assistant import glossary
 from assistant.answer import Passage
-from assistant.lexicon import BASE_LANGUAGE
+from assistant.lexicon import BASE_LANGUAGE, undotted
 
 
 _ROUND = re.compile(r"v?\d+\.\d+")
@@ -105,13 +105,10 @@ mlperf inference round rounds result results benchmark benchmarks according say 
 vad varför hur och i på för att det den som är var med om av till enligt vilken vilket vilka har hade""".split())
 
 
-_ABBREVIATION = re.compile(r"(?:[a-z]{1,2}\.)+[a-z]{1,2}\.?", re.I)  # "Ph.D.", "U.S."
-
-
 def _terms(text: str) -> set[str]:
     """The words that can tell passages apart: no stop words, none of two letters; an abbreviation
     without its dots ("Ph.D." is "phd", as a question types it)."""
-    words = (w.replace(".", "") if _ABBREVIATION.fullmatch(w) else w.rstrip(".") for w in _WORD.findall(text))
+    words = (w.rstrip(".") for w in _WORD.findall(undotted(text)))
     return {w.lower() for w in words if w.lower() not in _STOP and len(w) > 2}
 
 
