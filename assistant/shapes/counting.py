@@ -12,8 +12,6 @@ from assistant.shapes import defaults, words
 from assistant.shapes.registry import Context, shape
 from assistant.spec import Filters, QuerySpec
 
-# People read system names, not folder ids.
-_READABLE = words.READABLE
 # Columns whose two named values are one filter of a count, not two counts ("offline and server").
 _NOT_COUNTED_APART = {"round", "division", "scenario"}
 _ROW_MEASURES = ("size", "throughput", "power", "latency", "efficiency", "per_accelerator", "tokens", "samples",
@@ -30,7 +28,7 @@ def _difference_column(ctx: Context) -> str:
     """What a set difference lists: the grouping noun, "who" (submitters), else benchmarks."""
     column = words.grouping(ctx.reading, exclude=("round",)) or (
         "submitter" if ctx.reading.has("operation", "who") else "benchmark")
-    return _READABLE.get(column, column)
+    return words.READABLE.get(column, column)
 
 
 @shape("difference_gone", priority=30, applies=lambda ctx: ctx.reading.has("operation", "gone") and _no_benchmark(ctx))
@@ -152,7 +150,7 @@ def count_rank(ctx: Context) -> Parsed:
         column = sides.column  # only the sides asked about
     else:
         column = words.grouping(r, exclude=("round",)) or ctx.inherited_column or "submitter"
-        column = _READABLE.get(column, column)
+        column = words.READABLE.get(column, column)
     use_rounds = [] if r.has("scope", "all_rounds") and not ctx.rounds else defaults.latest(ctx.catalog, ctx.rounds)
     if not ctx.rounds and use_rounds:
         parsed.defaults.append(ctx.say(f"round {use_rounds[0]} (latest)", f"runda {use_rounds[0]} (senaste)"))
@@ -177,7 +175,7 @@ def _counted_after_most(r: Reading, column: str) -> str | None:
     # results on B200 systems" counts results
     at = ranked.last + sum(1 for t in r.tagged("cue", "distinct") if t.first == ranked.last)
     counted = [t.value for t in r.tagged("grouping") if t.first == at and t.value not in (column, "round")]
-    return _READABLE.get(counted[0], counted[0]) if counted else None
+    return words.READABLE.get(counted[0], counted[0]) if counted else None
 
 
 @shape("count", priority=40, applies=lambda ctx: words.is_count(ctx.reading, ctx.explicit))
@@ -219,7 +217,7 @@ def _each_of(r: Reading) -> str | None:
     """The column a count is split by ("in each scenario", "per benchmark", "by submitter")."""
     cues = {t.last for t in r.tagged("cue", "group_each")}
     column = next((t.value for t in r.tagged("grouping") if t.first in cues), None)
-    return _READABLE.get(column, column) if column else None
+    return words.READABLE.get(column, column) if column else None
 
 
 def _list_applies(ctx: Context) -> bool:
@@ -250,7 +248,7 @@ def list_of(ctx: Context, target: str) -> Parsed:
         rounds = defaults.latest(catalog, [])
         parsed.defaults.append(ctx.say(f"round {rounds[0]} (latest)", f"runda {rounds[0]} (senaste)"))
         parsed.notes.append(Note("round_latest", round=rounds[0]))
-    target = _READABLE.get(target, target)
+    target = words.READABLE.get(target, target)
     # A system is read with who submitted it ("VibeHPC / ThinkSystem ..."): names alone can be anonymous.
     keys = ["submitter", target] if target == "system_name" else [target]
     parsed.spec = QuerySpec(op="aggregate", filters=filters_of(ctx.explicit, rounds, parsed), aggregate="count",

@@ -262,7 +262,7 @@ def new_describes(r: Reading, explicit: dict[str, list[str]]) -> bool:
     return column is not None and bool(explicit.get(READABLE.get(column, column)))
 
 
-# The column a grouping noun lists by ("systems": their names).
+# The column a grouping noun lists by: people read system names, not folder ids ("systems").
 READABLE = {"platform": "system_name"}
 
 
