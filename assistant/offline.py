@@ -265,9 +265,8 @@ def _published_count(question: str, answer: Answer, engine: Any, parsed: Parsed,
         return
     if set(spec.filters.model_dump(exclude_defaults=True)) - {"round", "division"}:
         return
-    kind, value = "grouping", "submitter"
     # the documents' own language, whatever the question's ("30 deltagande organisationer")
-    nouns = {n for lang in lexicon.languages() for n in lexicon.load(lang).phrases(kind, value)
+    nouns = {n for lang in lexicon.languages() for n in lexicon.load(lang).phrases("grouping", "submitter")
              if " " not in n and len(n) > 3}
     # ... a round's total, not one company's ("Google Cloud submitted nine results")
     companies = engine.catalog.values("submitter") + engine.catalog.values("accelerator_vendor")
