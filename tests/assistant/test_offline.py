@@ -283,18 +283,23 @@ def test_the_statement_beside_is_searched_in_the_round_of_the_rows_found(results
     assert (None, False) in asked
 
 
-def test_the_statement_beside_is_found_below_news_about_the_organisation(results_table):
-    """"tbh curious what speculative decoding nvidia used for deepseek-r1 interactive in 6.0": news
-    pieces whose titles name NVIDIA rank above NVIDIA's own section of the discussion, so the
-    statement is looked for among more passages than a quote needs."""
-    news = [Passage(id=f"doc:v6.0_site{i}_nvidia-news.md:0", title=f"NVIDIA news {i}", source=f"Site {i}",
-                    rounds=["v6.0"], text="NVIDIA led the round with GB300 NVL72 systems.") for i in range(4)]
+def _nvidia_news_then_statement(results_table, news: int):
+    """An engine whose search ranks `news` pieces whose titles name NVIDIA above NVIDIA's own
+    section of the v6.0 discussion, the only passage that names its speculative decoding."""
+    pieces = [Passage(id=f"doc:v6.0_site{i}_nvidia-news.md:0", title=f"NVIDIA news {i}", source=f"Site {i}",
+                      rounds=["v6.0"], text="NVIDIA led the round with GB300 NVL72 systems.") for i in range(news)]
     statement = Passage(id="doc:v6.0_mlcommons_supplemental-discussion.pdf:31", title="MLPerf Inference v6.0 "
                         "Supplemental Discussion", source="MLCommons (statements written by the submitters)",
                         text="NVIDIA\n\nNVIDIA submissions used EAGLE-3 speculative decoding to accelerate the "
                              "DeepSeek-R1 interactive scenario.", rounds=["v6.0"], page=20)
+    return _ranked(results_table, *pieces, statement)
 
-    eng = _ranked(results_table, *news, statement)
+
+def test_the_statement_beside_is_found_below_news_about_the_organisation(results_table):
+    """"tbh curious what speculative decoding nvidia used for deepseek-r1 interactive in 6.0": news
+    pieces whose titles name NVIDIA rank above NVIDIA's own section of the discussion, so the
+    statement is looked for among more passages than a quote needs."""
+    eng = _nvidia_news_then_statement(results_table, 4)
     a = ask(eng, "tbh curious what speculative decoding nvidia used for deepseek-r1 interactive in v6.0")
     assert a.rows and "EAGLE-3" in a.answer, a.answer
 
@@ -303,14 +308,7 @@ def test_the_organisations_own_words_are_quoted_before_news_about_it(results_tab
     """"which speculative decoding method did nvidia use …": the table answers what it holds, and of
     the documents quoted beside it (three at most), NVIDIA's own statement comes first, before news
     pieces that rank above it because their titles name NVIDIA."""
-    news = [Passage(id=f"doc:v6.0_site{i}_nvidia-news.md:0", title=f"NVIDIA news {i}", source=f"Site {i}",
-                    rounds=["v6.0"], text="NVIDIA led the round with GB300 NVL72 systems.") for i in range(3)]
-    statement = Passage(id="doc:v6.0_mlcommons_supplemental-discussion.pdf:31", title="MLPerf Inference v6.0 "
-                        "Supplemental Discussion", source="MLCommons (statements written by the submitters)",
-                        text="NVIDIA\n\nNVIDIA submissions used EAGLE-3 speculative decoding to accelerate the "
-                             "DeepSeek-R1 interactive scenario.", rounds=["v6.0"], page=20)
-
-    eng = _ranked(results_table, *news, statement)
+    eng = _nvidia_news_then_statement(results_table, 3)
     a = ask(eng, "which speculative decoding method did nvidia use for deepseek-r1 interactive in v6.0?")
     assert a.rows and "EAGLE-3" in a.answer, a.answer
 
