@@ -73,7 +73,14 @@ FIGURES: dict[str, re.Pattern[str]] = {
 }
 _SAYS = re.compile(r"\b(said|says|quoted|commented|stated|noted|told|added|explained|reports|wrote|writes|byline|"
                    r"according to|co-chair|chair|president|ceo|cto|cfo|vp|vice president|executive|director|"
-                   r"head of|professor|author|by)\b", re.I)
+                   r"head of|professor|authors?|contributors?|columnist|reporter|editor|analy[sz]es|by)\b", re.I)
+
+
+def _says(sentence: str, match: re.Match[str]) -> bool:
+    """A word of speaking or of a role; "by" only before a name ("by Jane Doe", not "varies by use")."""
+    return match.group(0).lower() != "by" or sentence[match.end():match.end() + 2][-1:].isupper()
+
+
 # Numbers that belong to a name, not a figure: a round ("MLPerf Inference 6.0") or a model ("Llama 2 70B").
 _NOT_A_FIGURE = re.compile(r"^\d\.\d$")
 _MODEL_SIZE_AFTER = re.compile(r"^[\s-]*\d+(?:\.\d+)?[bB]\b")  # "Llama 2 70B", "Llama 2-70B"
@@ -477,11 +484,14 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
             people = _people(sentence, asked, p, passages, figure)
             if not people:
                 continue
-            says = [m.start() for m in _SAYS.finditer(sentence)]
+            says = [m.start() for m in _SAYS.finditer(sentence) if _says(sentence, m)]
             position, found = min(people, key=lambda m: min((abs(m[0] - x) for x in says), default=0))
             near = 2.0 if any(abs(position - x) <= 60 for x in says) else 0.0
             if position < 0:  # nobody named: the statement's owner speaks, a weaker reading
                 near -= 1.0
+            elif figure == "person" and not near and found in sentence:
+                continue  # "Notices & Disclaimers Performance": capitals with nobody speaking (an
+                # abbreviation the document defines, "UF", stands for a name it gave)
         else:
             matches = [m for m in FIGURES[figure].finditer(sentence)
                        if _is_figure(sentence, m, figure, tolerance=asked.tolerance)

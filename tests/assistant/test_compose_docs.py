@@ -784,3 +784,16 @@ def test_a_persons_name_is_capitalised_words_of_letters(text, names):
     from assistant.compose_docs import FIGURES
 
     assert [m.group() for m in FIGURES["person"].finditer(text)] == names
+
+
+def test_a_person_asked_is_a_name_someone_speaks_as_not_capitalised_words():
+    """"who at dell was quoted": Dell's own statement has no speaker, only capitals ("Notices &
+    Disclaimers Performance varies by use"); the news piece quoting Dell's CTO answers. "by" is a
+    speaker's word only before a name ("by Jane Smith"), not in "varies by use"."""
+    catalog = Catalog.from_table(_table())
+    own = _doc(V41, 9, "Dell Technologies\n\nNotices & Disclaimers Performance varies by use, configuration and "
+                       "other factors.", rounds=["v4.1"], source=STATEMENTS, page=7, title="MLPerf Inference v4.1")
+    news = _doc("v4.1_example_dell-news.md", 0, "Jane Smith, Dell's CTO, said the H200 servers led in v4.1.",
+                rounds=["v4.1"], source="Example News")
+    answer = _ask(catalog, "who at dell was quoted about the h200 servers in v4.1?", [own, news])
+    assert answer.answer.startswith("According to Example News, Jane Smith:"), answer.answer
