@@ -131,10 +131,11 @@ def asked_figure(parsed: Parsed, table_asked: bool = False) -> str | None:
 
 def _outside_remarks(r: Reading) -> Reading:
     """The reading without the measures of its remark clauses: "i read … bc industry wanted low
-    latency. what model is that based on?" asks for a name; the latency is why the user read on."""
-    from assistant.shapes.documents import drop_in_remarks
+    latency. what model is that based on?" asks for a name; the latency is why the user read on.
+    Nor does a "who" in a statement before the question ask for a person."""
+    from assistant.shapes.documents import drop_in_context, drop_in_remarks
 
-    return drop_in_remarks(r, ("measure", "unit"))
+    return drop_in_context(drop_in_remarks(r, ("measure", "unit")), "cue", "person")
 
 
 def _source(p: Passage) -> str:

@@ -211,6 +211,27 @@ def statements(r: Reading) -> list[tuple[int, int]]:
     return sorted(set(out))
 
 
+def context(r: Reading) -> list[tuple[int, int]]:
+    """The sentences before the last question a text asks ("there was an individual submitter who
+    ran on a macbook. which onnx version did he use?", "a single person submitted on a laptop?? what
+    machine was that"): they set the scene, the last question asks."""
+    spans = sentences(r.text)
+    wh = [t.start for t in r.tagged("cue", "wh_word")]  # "…?? what machine was that": a question too
+    asks = [i for i, (a, b) in enumerate(spans) if r.text[a:b].rstrip().endswith("?") or any(a <= w < b for w in wh)]
+    return spans[:asks[-1]] if asks else []
+
+
+def drop_in_context(r: Reading, kind: str, *values: str) -> Reading:
+    """The reading without its tags `kind`/`values` inside a sentence before the last question,
+    unless one opens that sentence: "who" in "a submitter who ran …." describes someone, it does not
+    ask who, as "who at intel was quoted? and what did he say?" does."""
+    spans = context(r)
+    opening = {a + len(r.text[a:b]) - len(r.text[a:b].lstrip()) for a, b in spans}
+    kept = [t for t in r.tags if not (t.kind == kind and t.value in values and _inside(spans, t.start)
+                                      and t.start not in opening)]
+    return r if len(kept) == len(r.tags) else replace(r, tags=kept)
+
+
 def drop_in_remarks(r: Reading, kinds: tuple[str, ...]) -> Reading:
     """The reading without its tags of `kinds` inside remark clauses (`remarks`): what a remark
     says is why the user asks ("i read it was a record"), not what."""

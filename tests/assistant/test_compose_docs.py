@@ -797,3 +797,13 @@ def test_a_person_asked_is_a_name_someone_speaks_as_not_capitalised_words():
                 rounds=["v4.1"], source="Example News")
     answer = _ask(catalog, "who at dell was quoted about the h200 servers in v4.1?", [own, news])
     assert answer.answer.startswith("According to Example News, Jane Smith:"), answer.answer
+
+
+@pytest.mark.parametrize("question, asks_person", [
+    ("there was an individual submitter in 5.1 who ran on a macbook. which onnx version did he use?", False),
+    ("a single person who submitted to 5.1 on a laptop?? what machine was that", False),
+    ("who at dell was quoted? and what did he say?", True),
+])
+def test_who_in_a_sentence_before_the_question_describes_and_asks_no_person(catalog, question, asks_person):
+    """"a submitter who ran …": a relative "who" sets the scene; only one that opens its sentence asks."""
+    assert (asked_figure(parse(question, catalog)) == "person") is asks_person
