@@ -97,7 +97,7 @@ _ASKED = [("cue", "organisations", "organisation"), ("measure", "ratio", "ratio"
 
 
 # Figures a question asks for by their kind alone ("who was quoted": a person).
-_STATED = {"person", "organisation"}
+STATED = {"person", "organisation"}
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ def asked_figure(parsed: Parsed, table_asked: bool = False) -> str | None:
     figure = figure or words.asks_column(r)  # "which two benchmarks did Netweb mention": their names
     asks_number = r.has("measure", "amount", "ratio", "share", "money") or r.has("operation", "count") \
         or r.has("cue", "source") or bool(parsed.claimed) or figure == "result" or table_asked
-    return figure if figure in _STATED or figure in NAMED_COLUMNS or asks_number else None
+    return figure if figure in STATED or figure in NAMED_COLUMNS or asks_number else None
 
 
 def _outside_remarks(r: Reading) -> Reading:
@@ -481,7 +481,7 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
             if not values:
                 continue
             found, near = ", ".join(dict.fromkeys(v for _, v in sorted(values))), 0.0
-        elif figure in _STATED:
+        elif figure in STATED:
             people = _people(sentence, asked, p, passages, figure)
             if not people:
                 continue

@@ -616,13 +616,14 @@ def _figure_then_quotes(question: str, passages: list, parsed: Parsed, figure: s
                         catalog: Any = None) -> Answer:
     """The figure asked, from the sentence that states it, then the other passages for context
     (a second figure asked is often in another sentence). "No such figure" when none states one;
-    the names of a column asked for ("which benchmarks") that no sentence gives: what the passages say."""
+    the names of a column, people or organisations asked for ("which benchmarks", "who didn't show
+    up") that no sentence gives as such: what the passages say."""
     from assistant.compose import compose_commentary
-    from assistant.compose_docs import figure_answer
+    from assistant.compose_docs import STATED, figure_answer
     from assistant.shapes import words
 
     answer = figure_answer(question, passages, parsed, figure, own, catalog=catalog)
-    if answer.status != "answered" and figure in words.NAMED_COLUMNS:
+    if answer.status != "answered" and (figure in words.NAMED_COLUMNS or figure in STATED):
         return compose_commentary(question, passages, parsed)
     if answer.status == "answered":
         more = compose_commentary(question, passages, parsed)
