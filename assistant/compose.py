@@ -19,7 +19,7 @@ from assistant import glossary, lexicon, readout, semantics, templates
 from assistant.notes import Note, localize
 from assistant.answer import Answer, Citation, Passage, Value
 from assistant.parsed import Parsed
-from assistant.shapes.words import read_at
+from assistant.shapes.words import noun_after, read_at
 from ingest.normalize import NO_ACCELERATOR
 
 # The chip family and chip model a CPU-only system's rows carry: no accelerator.
@@ -658,6 +658,16 @@ def _keywords(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS and len(w) > 1}
 
 
+# British "-ise" spellings, written as American ones ("optimisation", "organised", "recognising").
+_BRITISH = re.compile(r"is(ations?|e|ed|es|ing|ers?)$")
+BRITISH_MIN = 7  # shorter words keep their "-ise" ("rise", "noise", "raise")
+
+
+def american(word: str) -> str:
+    """A word in American spelling, so "optimisation" in a question finds "optimization"."""
+    return _BRITISH.sub(r"iz\1", word) if len(word) >= BRITISH_MIN else word
+
+
 # A question word this long that starts a sentence's word is that word cut short ("configs" for
 # "configurations", "perf" is too short to tell from "perfect").
 CLIPPED_MIN = 5
@@ -687,17 +697,32 @@ def asked_nouns(parsed: Parsed | None) -> set[str]:
         return set()
     out = set()
     for t in r.tagged("cue", "wh_word"):
-        # the noun and the words of its compound that nothing reads ("which rocm version did")
-        for i in range(t.last, min(t.last + ASKED_COMPOUND, len(r.tokens))):
-            if i > t.last and read_at(r, i):
+        # the noun and the words of its compound that nothing reads ("which rocm version did",
+        # "whats the name of the optimisation tool")
+        start = noun_after(r, t.last) if t.last < len(r.tokens) else t.last
+        if not any(t.last <= n.first < start for n in r.tagged("cue", "name_of")):
+            start = t.last  # "what a benchmark really is": its own words decide, as before
+        for i in range(start, min(start + ASKED_COMPOUND, len(r.tokens))):
+            if i > start and read_at(r, i):
                 break
             if len(r.tokens[i].text) >= CLIPPED_MIN:
                 out.add(r.tokens[i].text)
     return out
 
 
+# A sentence that gives something its name: an abbreviation and what it stands for ("ANNA
+# (Automated Neural Networks Accelerator)", "Tensor Parallelism (TP)"), or "called …"/"named …".
+NAMING = re.compile(r"\b[A-Z][A-Za-z0-9-]+ \((?:[A-Z][a-z]+ ){1,5}[A-Z][a-z]+\)|"
+                    r"\b(?:[A-Z][a-z]+ ){1,5}[A-Z][a-z]+ \([A-Z]{2,6}\)|"
+                    r"\b(?:called|named|dubbed|known as|kallad|kallas|som heter) [\"“']?[A-Z]")
+# How many sentences after the best one a name may be given ("We build tools … To make this
+# practical, we developed ANNA (…)").
+NAME_WINDOW = 4
+
+
 def best_sentences(question: str, text: str, n: int = 2,
-                   asked: set[str] | frozenset[str] = frozenset(), language: str = "") -> list[str]:
+                   asked: set[str] | frozenset[str] = frozenset(), language: str = "",
+                   name_asked: bool = False) -> list[str]:
     """The passage sentences that best share the question's words (ties: earlier first).
 
     Words are weighted by how rare they are among the passage's sentences (inverse sentence
@@ -708,15 +733,30 @@ def best_sentences(question: str, text: str, n: int = 2,
     keys |= {e for k in keys for e in glossary.english(k, language)} if language else set()
     # `asked` (asked_nouns: "what nickname did they mention") counts more, and also in the longer
     # words it begins ("nicknamed")
-    asked = set(asked) & keys
+    asked = {american(w) for w in set(asked) & keys}
+    keys = {american(w) for w in keys}
     # Retrieved chunks overlap, so one sentence can come twice: quote it once.
     sentences = list(dict.fromkeys(s.strip(" -*•#\t") for s in _SENTENCE.split(text) if len(s.strip()) > 20))
-    words = [(ws := _keywords(s)) | _shared(ws, asked) for s in sentences]
+    words = [(ws := {american(w) for w in _keywords(s)}) | _shared(ws, asked) for s in sentences]
     df = Counter(w for ws in words for w in ws & keys)
     weight = {w: math.log(1 + len(sentences) / df[w]) * (ASKED_NOUN_WEIGHT if w in asked else 1.0) for w in df}
     scored = [(math.fsum(weight[w] for w in keys & ws), -i, s) for i, (ws, s) in enumerate(zip(words, sentences))]
     top = sorted(scored, reverse=True)[:n]
+    about = [t for t in scored if asked & words[-t[1]]]  # the sentences about the noun asked
+    if name_asked and about:
+        # "whats the name of the tool they used": the sentence naming it, at or shortly after the
+        # best one about the tool, though it need not say "tool" again
+        naming = next(((0.0, -i, sentences[i]) for _, first, _ in sorted(about, reverse=True)
+                       for i in range(-first, min(-first + 1 + NAME_WINDOW, len(sentences)))
+                       if NAMING.search(sentences[i])), None)
+        top = top[:n - 1] + [naming] if naming and naming[2] not in {s for _, _, s in top} else top
     return [s for _, _, s in sorted(top, key=lambda t: -t[1])]
+
+
+def _name_asked(parsed: Parsed | None) -> bool:
+    """Whether the question asks what something is called ("whats the name of", "vad heter")."""
+    r = parsed.reading if parsed is not None else None
+    return r is not None and r.has("cue", "name_of")
 
 
 def compose_commentary(question: str, passages: list[Passage], parsed: Parsed | None = None) -> Answer:
@@ -732,7 +772,8 @@ def compose_commentary(question: str, passages: list[Passage], parsed: Parsed | 
         by_doc.setdefault(p.url or p.title or p.source or p.id, []).append(p)
     for chunks in list(by_doc.values())[:3]:
         p = chunks[0]
-        sents = best_sentences(question, "\n".join(c.text for c in chunks), 2, asked_nouns(parsed), lang)
+        sents = best_sentences(question, "\n".join(c.text for c in chunks), 2, asked_nouns(parsed), lang,
+                               name_asked=_name_asked(parsed))
         if not sents:
             continue
         src = p.title or p.source or p.id

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from assistant import glossary, lexicon, templates
 from assistant.answer import Answer, Passage
 from assistant.catalog import Catalog
-from assistant.compose import _answer, _clips, _keywords, _shared, doc_citations
+from assistant.compose import _answer, _clips, _keywords, _shared, american, doc_citations
 from assistant.parsed import Parsed
 from assistant.reader import Reading
 from assistant.retrieval import doc_parts
@@ -197,7 +197,9 @@ def _labelled_tables(text: str) -> str:
 
 
 def _stem(word: str) -> str:
-    """A crude stem, enough to match "parameters" with "parameter", "published" with "publish"."""
+    """A crude stem, enough to match "parameters" with "parameter", "published" with "publish", and
+    British with American spelling ("optimisation" with "optimization")."""
+    word = american(word)
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[:-len(suffix)]

@@ -179,6 +179,16 @@ def uncounted(r: Reading) -> str | None:
     return word
 
 
+def noun_after(r: Reading, i: int) -> int:
+    """The index of the noun a question word at `i` asks for, past its determiners and "the name
+    of" ("whats the name of the optimisation tool": "optimisation")."""
+    for cue in ("determiner", "name_of", "determiner"):
+        tag = next((t for t in r.tagged("cue", cue) if t.first == i), None)
+        if tag is not None and tag.last < len(r.tokens):
+            i = tag.last
+    return i
+
+
 def unknown_asked(r: Reading) -> str | None:
     """The noun a wh-word opening the question asks for when nothing reads it and no column or
     measure follows ("which rocm version did amd use", "whats the name of the optimisation tool
@@ -189,11 +199,7 @@ def unknown_asked(r: Reading) -> str | None:
     wh = next((t for t in r.tagged("cue", "asks_noun") if t.first == 0), None)
     if wh is None or wh.last >= len(r.tokens):
         return None
-    i = wh.last
-    for cue in ("determiner", "name_of", "determiner"):  # "whats the name of the optimisation tool"
-        tag = next((t for t in r.tagged("cue", cue) if t.first == i), None)
-        if tag is not None and tag.last < len(r.tokens):
-            i = tag.last
+    i = noun_after(r, wh.last)
     word = r.tokens[i].text
     if read_at(r, i) or len(word) < 3 or not word.isalpha():
         return None

@@ -820,3 +820,20 @@ def test_a_person_no_sentence_names_gets_what_the_passages_say():
     question = "who at dell was quoted in v4.1?"
     answer = _figure_then_quotes(question, [own], parse(question, catalog), "person")
     assert answer.status == "answered" and "fastest in this round" in answer.answer, answer.answer
+
+
+def test_the_name_asked_for_is_the_sentence_that_gives_it(catalog):
+    """"whats the name of the optimisation tool": the sentence naming it ("ANNA (Automated …)") comes
+    shortly after the one about optimisation (spelled "optimization"), without the word "tool"."""
+    from assistant.compose import compose_commentary
+
+    page = _doc("v5.1_mlcommons_supplemental-discussion.pdf", 40,
+                "TheStage AI\n\nWe build tools that make neural networks run faster. Our focus is simple – automate "
+                "the hard parts of optimization so models reach production in hours. From generative AI to vision "
+                "systems, we work where speed and quality meet.\n\nTo make this practical, we developed ANNA "
+                "(Automated Neural Networks Accelerator). In this MLPerf Inference v5.1 submission, we used Stable "
+                "Diffusion XL, a text-to-image model, for data centers.", rounds=["v5.1"], source=STATEMENTS)
+    for question in ("whats the name of the optimisation tool TheStage AI used with stable diffusion xl in 5.1?",
+                     "TheStage AI ran stable diffusion xl in 5.1, whats the name of the optimisation tool they used?"):
+        answer = compose_commentary(question, [page], parse(question, catalog))
+        assert "ANNA" in answer.answer, answer.answer
