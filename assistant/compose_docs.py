@@ -802,9 +802,13 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         single = [sec[0].lower() for sec in sections if len(sec[0].split()) == 1 and _stem(sec[0].lower()) in keys]
         terms = list(dict.fromkeys(single)) if len(set(single)) >= 2 else []
     asked = [] if terms else _asked_term(parsed)
+    topics = 2
     if parsed.reading is not None and parsed.reading.has("cue", *_TOPIC_CUES):
-        # "wan 2.2 is in seconds, so smaller is better?": the topic, not the benchmark it was seen on
-        terms, asked = [], []
+        # "wan 2.2 is in seconds, so smaller is better?": the topic, not the benchmark it was seen on;
+        # but "whats mlperf and who is behind it": the term first, then the topic's own entry
+        first = _asked_term(parsed) if not terms else []
+        terms, asked = [], first if first and _guide_knows(first[0], sections) else []
+        topics = 1 if asked else 2
         named_words = {_stem(w) for m in parsed.entities for w in _keywords(m.text)}
         keys = keys - named_words or keys
     if asked and not _guide_knows(asked[0], sections):
@@ -879,7 +883,7 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         text = templates.text(lang, "docs", "define", quote=quote, title=p.title or p.id)
         cited = [p]
         # "how often are there rounds, and who runs mlperf?": a second topic gets its own entry too
-        for extra in _topic_sections(parsed, sections, lang, exclude=head):
+        for extra in _topic_sections(parsed, sections, lang, exclude=head, least=topics):
             text += " " + templates.text(lang, "docs", "define", quote=" ".join(
                 _sentences(extra[1])[:TERMS_SENTENCES] or [extra[1][:300]]), title=extra[2].title or extra[2].id)
             cited.append(extra[2])
@@ -892,12 +896,13 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
 
 
 def _topic_sections(parsed: Parsed, sections: list[tuple[str, str, Passage]], lang: str,
-                    exclude: str) -> list[tuple[str, str, Passage]]:
-    """With two or more topic cues ("hur ofta …, och vem står bakom mlperf?"), the entry each topic
-    names by its words (topics.toml: "who runs mlperf" names MLCommons), besides the one chosen."""
+                    exclude: str, least: int = 2) -> list[tuple[str, str, Passage]]:
+    """With `least` topic cues or more ("hur ofta …, och vem står bakom mlperf?"; one after a term
+    asked), the entry each topic names by its words (topics.toml: "who runs mlperf" names
+    MLCommons), besides the one chosen."""
     r = parsed.reading
     asked = {t.value for t in r.tagged("cue", *_TOPIC_CUES)} if r is not None else set()
-    if len(asked) < 2:
+    if len(asked) < least:
         return []
     out = []
     for topic in sorted(asked):
@@ -934,6 +939,8 @@ def _asked_term(parsed: Parsed) -> list[str]:
     if cue is None:
         return []
     end = cue.end + len(re.split(r"[?!.,;:]", r.text[cue.end:], maxsplit=1)[0])
+    # "whats mlperf and who is behind it": the term ends where a second clause begins
+    end = min([end] + [t.start for t in r.tagged("cue", "conjunction") if cue.end < t.start < end])
     articles = {i for t in r.tagged("cue", "determiner") for i in range(t.first, t.last)}
     said = [i for i, tok in enumerate(r.tokens) if cue.end <= tok.start and tok.end <= end and i not in articles]
     framing = {i for t in r.tagged("cue", "plain", "lead") for i in range(t.first, t.last)}

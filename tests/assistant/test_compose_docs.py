@@ -837,3 +837,16 @@ def test_the_name_asked_for_is_the_sentence_that_gives_it(catalog):
                      "TheStage AI ran stable diffusion xl in 5.1, whats the name of the optimisation tool they used?"):
         answer = compose_commentary(question, [page], parse(question, catalog))
         assert "ANNA" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question, term, organiser", [
+    ("whats mlperf and who is behind it", "benchmark suite", "industry consortium"),
+    ("what is mlperf inference and who runs it?", "benchmark suite", "industry consortium"),
+    ("vad är mlperf egentligen och vem står bakom det?", "samling prestandatest", "branschkonsortium"),
+])
+def test_a_term_and_who_runs_it_get_the_terms_entry_and_the_organisers(catalog, question, term, organiser):
+    """"who is behind it" after a term asks its organiser (the MLCommons entry) as well as the term."""
+    from assistant.compose_docs import define_answer
+
+    answer = define_answer(question, [ROUNDS_GUIDE, ROUNDS_GUIDE_SV], parse(question, catalog), [])
+    assert term in answer.answer and organiser in answer.answer, answer.answer
