@@ -616,14 +616,13 @@ def _figure_then_quotes(question: str, passages: list, parsed: Parsed, figure: s
                         catalog: Any = None) -> Answer:
     """The figure asked, from the sentence that states it, then the other passages for context
     (a second figure asked is often in another sentence). "No such figure" when none states one;
-    the names of a column, people or organisations asked for ("which benchmarks", "who didn't show
-    up") that no sentence gives as such: what the passages say."""
+    the names of a column asked for ("which benchmarks") that no sentence gives: what the passages say."""
     from assistant.compose import compose_commentary
-    from assistant.compose_docs import STATED, figure_answer
+    from assistant.compose_docs import figure_answer
     from assistant.shapes import words
 
     answer = figure_answer(question, passages, parsed, figure, own, catalog=catalog)
-    if answer.status != "answered" and (figure in words.NAMED_COLUMNS or figure in STATED):
+    if answer.status != "answered" and figure in words.NAMED_COLUMNS:
         return compose_commentary(question, passages, parsed)
     if answer.status == "answered":
         more = compose_commentary(question, passages, parsed)
@@ -634,7 +633,7 @@ def _figure_then_quotes(question: str, passages: list, parsed: Parsed, figure: s
 
 def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[str]] | None) -> Answer:
     from assistant.compose import compose_commentary
-    from assistant.compose_docs import asked_figure, asked_kind, define_answer, on_asked_term
+    from assistant.compose_docs import STATED, asked_figure, asked_kind, define_answer, on_asked_term
 
     # a round the table lacks may still be a round the documents cover (commentary on v5.0)
     unknown = list(parsed.reading.unknown_rounds) if parsed.reading is not None else []
@@ -670,6 +669,10 @@ def _commentary(question: str, parsed: Any, engine: Any, scope: dict[str, list[s
             # words mean, or names no source whose figure it wants: the guide says
             defined = define_answer(question, _guide(question, parsed, engine), parsed, [])
             answer = defined if defined.status == "answered" else answer
+        if answer.status == "no_data" and figure in STATED:
+            # "who didnt show up to 6.0? gentic news mentioned some no-shows": no sentence names them
+            # as a speaker or such; "no such figure" is for numbers, so what the passages say
+            answer = compose_commentary(question, passages, parsed)
     else:
         answer = compose_commentary(question, passages, parsed)
     answer.query = {"parsed": parsed.state()}

@@ -809,19 +809,6 @@ def test_who_in_a_sentence_before_the_question_describes_and_asks_no_person(cata
     assert (asked_figure(parse(question, catalog)) == "person") is asks_person
 
 
-def test_a_person_no_sentence_names_gets_what_the_passages_say():
-    """"who at dell was quoted": when no sentence names a speaker, the passages are quoted, not a
-    "no such figure" (that answer is for numbers a document does not state)."""
-    from assistant.offline import _figure_then_quotes
-
-    catalog = Catalog.from_table(_table())
-    own = _doc(V41, 9, "Dell Technologies\n\nOur servers were quoted as the fastest in this round of results.",
-               rounds=["v4.1"], source=STATEMENTS, page=7, title="MLPerf Inference v4.1")
-    question = "who at dell was quoted in v4.1?"
-    answer = _figure_then_quotes(question, [own], parse(question, catalog), "person")
-    assert answer.status == "answered" and "fastest in this round" in answer.answer, answer.answer
-
-
 def test_the_name_asked_for_is_the_sentence_that_gives_it(catalog):
     """"whats the name of the optimisation tool": the sentence naming it ("ANNA (Automated …)") comes
     shortly after the one about optimisation (spelled "optimization"), without the word "tool"."""

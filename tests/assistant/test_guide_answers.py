@@ -100,3 +100,14 @@ def test_a_publisher_beside_a_term_asked_with_whats_quotes_the_publisher(engine)
     question; with a publisher named beside the benchmark, its words answer, not our guide's entry."""
     answer = _ask(engine, "techarena on the 405b test in v5.0, what's the median input length?")
     assert "9,500" in answer.answer and not answer.citations[0].id.startswith("doc:benchmarks"), answer.answer
+
+
+@pytest.mark.parametrize("question, expected", [
+    # no sentence names the absentees as speakers: the passage that lists them, not "no such figure"
+    ("who didnt show up to mlperf inference 6.0? gentic news mentioned a couple of notable no-shows", "Cerebras"),
+    # no source named and no name stated: the guide's "no single winner" comes before any passage
+    ("Okej men vem vann MLPerf 6.0 totalt sett? Min chef vill bara ha ett namn.", "ingen"),
+])
+def test_people_no_sentence_names_get_the_guide_then_the_passages(engine, question, expected):
+    answer = _ask(engine, question)
+    assert answer.status == "answered" and expected in answer.answer, answer.answer
