@@ -830,6 +830,8 @@ def test_the_name_asked_for_is_the_sentence_that_gives_it(catalog):
     ("whats mlperf and who is behind it", "benchmark suite", "industry consortium"),
     ("what is mlperf inference and who runs it?", "benchmark suite", "industry consortium"),
     ("vad är mlperf egentligen och vem står bakom det?", "samling prestandatest", "branschkonsortium"),
+    ("wtf is MLPerf? who actually runs it, or is it just an nvidia marketing thing?", "benchmark suite",
+     "industry consortium"),
 ])
 def test_a_term_and_who_runs_it_get_the_terms_entry_and_the_organisers(catalog, question, term, organiser):
     """"who is behind it" after a term asks its organiser (the MLCommons entry) as well as the term."""
