@@ -871,6 +871,7 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         fits = max(own, key=lambda sec: score(sec, None)) if own else None
         if fits is not None and score(fits, None)[0] - 2 * (fits[2].language == lang) > 0:
             best = fits
+        best = _plainer(best, sections, keys) if best is not fits else best
         if not terms and score(best, None)[0] - 2 * (best[2].language == lang) <= 0:
             # no section shares a word with the question ("asdfgh"): nothing to quote, never a random one
             return _answer(question, templates.text(lang, "docs", "no_guide"), status="no_data", passages=passages)
@@ -893,6 +894,23 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         text += " " + " ".join(facts)
     return _answer(question, text, passages=cited + [q for q in passages if q not in cited],
                    citations=doc_citations(cited), notes=[templates.text(lang, "docs", "guide_note")])
+
+
+def _plainer(best: tuple[str, str, Passage], sections: list[tuple[str, str, Passage]],
+             keys: set[str]) -> tuple[str, str, Passage]:
+    """The entry whose heading begins the chosen one's, when the question asks none of the longer
+    heading's own words: "every result has an id like '6.0-0001', what is it for?" is "Result ID",
+    not "Result ID formats in this data" (whose text holds the example)."""
+    words = best[0].split()
+    for cut in range(len(words) - 1, 0, -1):
+        if {_stem(w) for w in _keywords(" ".join(words[cut:]))} & keys:
+            break  # "tokens per second per user": the longer entry's own words are asked
+        prefix = " ".join(words[:cut]).lower()
+        shorter = next((sec for sec in sections if sec[0].lower() == prefix and sec[2].language == best[2].language),
+                       None)
+        if shorter is not None:
+            return shorter
+    return best
 
 
 def _topic_sections(parsed: Parsed, sections: list[tuple[str, str, Passage]], lang: str,

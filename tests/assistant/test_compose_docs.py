@@ -839,3 +839,18 @@ def test_a_term_and_who_runs_it_get_the_terms_entry_and_the_organisers(catalog, 
 
     answer = define_answer(question, [ROUNDS_GUIDE, ROUNDS_GUIDE_SV], parse(question, catalog), [])
     assert term in answer.answer and organiser in answer.answer, answer.answer
+
+
+def test_an_entry_whose_heading_begins_the_chosen_ones_answers_when_its_extra_words_are_not_asked(catalog):
+    """"every result has an id like '6.0-0001'": the example is in the formats entry's text, but
+    the question asks what a result ID is; "what do the result id formats look like" asks the other."""
+    from assistant.compose_docs import define_answer
+
+    guide = Passage(id="doc:reading-results.md:0", doc_kind="guide", language="en", title="Reading results",
+                    text="## Result ID\n\nA result ID is the identifier MLCommons gives to one system's entry.\n\n"
+                         "## Result ID formats in this data\n\nIDs look different per round: v6.0 IDs have the form "
+                         "6.0-0001 and v4.1 IDs the form v4.1-0001.")
+    for question, opening in (("every result has an id like '6.0-0001' - what is that id for?", "A result ID is"),
+                              ("what do the result id formats look like?", "IDs look different")):
+        answer = define_answer(question, [guide], parse(question, catalog), [])
+        assert answer.answer[1:].startswith(opening), answer.answer
