@@ -376,6 +376,8 @@ def _people(sentence: str, asked: Asked, p: Passage, passages: list[Passage],
         text = match.group(0).lower()
         if _keywords(text) & title or any(n in text or text in n for n in asked_names):
             continue
+        if kind == "person" and _AFTER_ROLE.search(sentence[:match.start()]):
+            continue  # "Dr Daniel Kearney, CTO of Firmus Technologies": the company the person is with
         if kind == "organisation" and (not sentence[:match.start()].strip(" -*•") or
                                        sentence[match.end():].startswith(":")):
             continue  # "Absentees: Google …": the sentence's first word, a label
@@ -390,6 +392,7 @@ def _people(sentence: str, asked: Asked, p: Passage, passages: list[Passage],
     return out
 
 
+_AFTER_ROLE = re.compile(r"\b(?:of|at)\s+$")  # "CTO of …", "VP of Product at …": a company, not a person
 _COMPOUND = re.compile(r"-[a-z]")  # right after a name: "AI-generated", "NVIDIA-based"
 _MONTHS = {m.lower() for m in calendar.month_name if m}
 

@@ -854,3 +854,19 @@ def test_an_entry_whose_heading_begins_the_chosen_ones_answers_when_its_extra_wo
                               ("what do the result id formats look like?", "IDs look different")):
         answer = define_answer(question, [guide], parse(question, catalog), [])
         assert answer.answer[1:].startswith(opening), answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "dell had a quote from their cto in the v4.1 supplemental discussion, whats his name?",
+    "dell citerade sin cto i v4.1 supplemental discussion, vad heter han?",
+])
+def test_his_name_asks_for_the_person_not_the_company_after_the_role(catalog, question):
+    """"whats his name" asks for a person; in "Dr Daniel Kearney, CTO of Firmus Technologies" the
+    name after "CTO of" is the company the person is with."""
+    statement = _doc(V41, 9, "Dell Technologies\n\nDr Daniel Kearney, CTO of Firmus Technologies: \"Our first "
+                             "MLPerf Inference results affirm our cloud.\"", rounds=["v4.1"], source=STATEMENTS,
+                     page=7, title="MLPerf Inference v4.1 Discussion")
+    parsed = parse(question, catalog)
+    assert asked_figure(parsed) == "person", question
+    answer = figure_answer(question, [statement], parsed, "person")
+    assert answer.answer.split(":")[0].endswith("Dr Daniel Kearney"), answer.answer
