@@ -707,6 +707,12 @@ def asked_nouns(parsed: Parsed | None) -> set[str]:
                 break
             if len(r.tokens[i].text) >= CLIPPED_MIN:
                 out.add(r.tokens[i].text)
+    for t in r.tagged("cue", "source_weak"):
+        # "the article mentions a nickname people use, what is it?": the thing a source is said to
+        # name, with "a", is what "it" asks for
+        i = noun_after(r, t.last) if t.last < len(r.tokens) else t.last
+        if i > t.last and i < len(r.tokens) and not read_at(r, i) and len(r.tokens[i].text) >= CLIPPED_MIN:
+            out.add(r.tokens[i].text)
     return out
 
 

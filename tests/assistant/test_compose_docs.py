@@ -870,3 +870,18 @@ def test_his_name_asks_for_the_person_not_the_company_after_the_role(catalog, qu
     assert asked_figure(parsed) == "person", question
     answer = figure_answer(question, [statement], parsed, "person")
     assert answer.answer.split(":")[0].endswith("Dr Daniel Kearney"), answer.answer
+
+
+def test_the_thing_a_source_is_said_to_mention_is_the_noun_asked(catalog):
+    """"the article mentions a nickname people use for mlperf, what is it?": "it" is the nickname,
+    so the sentence with "nicknamed" is quoted, not the article's summary of MLPerf."""
+    from assistant.compose import compose_commentary
+
+    article = _doc("v5.1_ieee-spectrum_news.md", 0,
+                   "IEEE Spectrum covers MLPerf Inference v5.1, where NVIDIA led the MLPerf field. The MLPerf "
+                   "results came from many companies. MLPerf (run twice a year and sometimes nicknamed \"the "
+                   "Olympics of AI\") added three new tests. Blackwell Ultra led in MLPerf reasoning.",
+                   rounds=["v5.1"], source="IEEE Spectrum")
+    question = "ieee spectrum's v5.1 article mentions a nickname people use for mlperf, what is it?"
+    answer = compose_commentary(question, [article], parse(question, catalog))
+    assert "Olympics of AI" in answer.answer, answer.answer
