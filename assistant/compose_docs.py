@@ -288,6 +288,7 @@ class Asked:
     rounds: tuple[str, ...]
     publishers: tuple[str, ...]
     tolerance: bool = False  # "within what +/- %": a tolerance is the figure asked
+    counted: frozenset[str] = frozenset()  # "how many transistors": the noun a count counts
 
 
 _TOLERANCE = re.compile(r"\+\s*/\s*-|±|\+-|plus or minus|plus/minus|plus minus", re.I)
@@ -303,8 +304,11 @@ def _asked(question: str, parsed: Parsed) -> Asked:
     named = {_stem(w) for n in names + publishers for w in _keywords(n)} | {_stem(w) for w in _GENERIC}
     own, synonyms = _question_keys(question, parsed)
     keys = frozenset(_stem(k) for k in own) - named
+    counted_at = words.counted_words(r) if r is not None else []
+    counted = r.tokens[counted_at[0]].text if counted_at else None
     return Asked(keys, frozenset(_stem(k) for k in synonyms) - named - keys, tuple(n for n in names if n), rounds,
-                 publishers, bool(_TOLERANCE.search(question)))
+                 publishers, bool(_TOLERANCE.search(question)),
+                 frozenset({_stem(counted.lower())} & keys) if counted else frozenset())
 
 
 def _positions(sentence: str) -> list[tuple[int, str]]:
@@ -441,6 +445,9 @@ def terms_in(catalog: Catalog, column: str, parsed: Parsed) -> Terms:
     return found
 
 
+COUNTED_WEIGHT = 2.0  # the noun "how many" counts, beside the question's other words
+
+
 def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool = False,
                   only: set[float] | None = None, terms: Terms | None = None) -> list[tuple[float, Quote]]:
     """Every sentence with a figure of the kind that best answers: the question's subject words
@@ -471,6 +478,9 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
         words = _shared(_stems(sentence), wanted)
         subject = math.fsum(weight.get(w, 0.0) for w in asked.keys & words) + \
             0.5 * math.fsum(weight.get(w, 0.0) for w in asked.synonyms & words)
+        # "the article restating amd's claims … how many transistors?": the noun counted is the
+        # subject; the words that say which article it is are not
+        subject += COUNTED_WEIGHT * math.fsum(weight.get(w, 0.0) for w in asked.counted & words)
         named = math.fsum(w for n, w in name_weight.items() if n in lowered)
         publisher, kind_words = doc_parts(p)
         if p.id not in by_asked:  # its publisher, or the organisation whose section of a discussion it

@@ -885,3 +885,11 @@ def test_the_thing_a_source_is_said_to_mention_is_the_noun_asked(catalog):
     question = "ieee spectrum's v5.1 article mentions a nickname people use for mlperf, what is it?"
     answer = compose_commentary(question, [article], parse(question, catalog))
     assert "Olympics of AI" in answer.answer, answer.answer
+
+
+def test_the_noun_counted_outweighs_the_words_that_name_the_article(catalog):
+    """"the pubgpclite article restating amd's claims … how many transistors?": "restating" and the
+    names say which article; the count is of transistors, in another sentence of it."""
+    question = "the pubgpclite article restating amd's mlperf 6.0 claims lists mi355x specs - how many transistors?"
+    answer = _ask(catalog, question, AGGREGATOR)
+    assert answer.answer.startswith("According to pubgpclite.com, 185 billion:"), answer.answer
