@@ -536,7 +536,12 @@ def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) 
     # ... not "whats the lab called": a thing asked by a name no column holds is no term of ours
     guide = parsed.intent == "define" or (r is not None and r.has("cue", "define") and not words.unknown_asked(r))
     publishers = list(r.publishers) if r is not None else []
-    docs = [d for name in publishers for d in (catalog.publisher_docs.get(name, []) if catalog is not None else [])]
+    written = next((t.value.removeprefix(WRITTEN) for t in r.tags if t.kind == "cue" and t.value.startswith(WRITTEN)),
+                   "") if r is not None else ""
+    # "MLCommons har förhandsvisat …, enligt den svenska artikeln": the article named by its language
+    # is the source; a publisher's name beside it is what the article is about
+    docs = [d for name in publishers for d in (catalog.publisher_docs.get(name, []) if catalog is not None else [])
+            if not written]
     if rounds:  # documents are named by round: the named publisher's piece on the round asked
         docs = [d for d in docs if any(d.startswith(rnd + "_") for rnd in rounds)] or docs
     # Organisations that submit results: a chip vendor named ("NVIDIA said") is one when it also submits,
@@ -548,7 +553,10 @@ def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) 
     # "what did X claim", "according to Y": a source's words are asked, never our guide's
     claims = r is not None and r.has("cue", "source", "commentary", "source_weak") and not r.has("cue", "why")
     return Want(names=names + tuple(publishers), guide=guide, language=parsed.language, documents=tuple(docs),
-                organisations=organisations, claims=claims)
+                organisations=organisations, claims=claims, written=written)
+
+
+WRITTEN = "written_"  # the lexicon's cues for a document's language: "written_sv"
 
 
 def _passages(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed | None = None,

@@ -93,6 +93,7 @@ class Want:
     organisations: tuple[str, ...] = ()
     # "what did X claim": what others wrote comes before our guide, which is nobody's claim
     claims: bool = False
+    written: str = ""  # "the swedish article": the language of the document asked for
 
 
 FETCH = 60  # candidates from the vector index before reranking
@@ -181,6 +182,8 @@ def rerank(query: str, passages: list[Passage], want: Want) -> list[Passage]:
                 score += BOOST  # ... its section headed by the organisation asked (a submitter's statement)
         elif headed and any(o.lower() in opening for o in want.organisations):
             score += BOOST  # a section headed by the organisation asked: its own statement
+        if want.written and p.language == want.written and p.doc_kind != "guide":
+            score += 2 * BOOST  # the document named by its language ("den svenska artikeln")
         if want.guide and p.doc_kind == "guide":  # a definition: the guide, in the question's language first
             score += 2 * BOOST + (BOOST if p.language == want.language else 0.0)
         scored.append((score, i, p))
@@ -230,6 +233,10 @@ def search(store: Any, query: str, k: int, rounds: list[str] | None = None, kind
     if want.organisations and not want.documents and where:  # "lambda in 5.1, according to them": its statement
         seen = {h.get("id") for h in hits}
         hits += [h for h in store.search(" ".join(want.organisations), 2 * k, where=where) if h.get("id") not in seen]
+    if want.written and where:  # "den svenska artikeln": the documents in that language, even below the cut-off
+        seen = {h.get("id") for h in hits}
+        written = {"$and": [where, {"language": want.written}, {"doc_kind": {"$ne": "guide"}}]}
+        hits += [h for h in store.search(query, 2 * k, where=written) if h.get("id") not in seen]
     if want.documents and where:  # a named publisher's document, even when it ranks below the cut-off
         named = {"$and": [where, {"doc_id": {"$in": list(want.documents)}}]}
         seen = {h.get("id") for h in hits}

@@ -239,3 +239,27 @@ def test_a_chunk_the_vectors_miss_is_found_by_its_rare_words():
     found = search(_FarVectors(), "a phd student ran v5.1 on a laptop, what machine was it", 3)
     assert "doc:v5.1_disc.pdf:45" in [p.id for p in found], [p.id for p in found]
     assert search(_Store(), "a store that cannot list its chunks", 3) == []
+
+
+def test_a_document_named_by_its_language_is_searched_and_comes_first():
+    """"enligt den svenska artikeln": the Swedish document is searched for (it may rank below the
+    cut-off) and boosted, and "MLCommons" beside it is what the article is about, not its publisher."""
+    from assistant.catalog import Catalog
+    from assistant.offline import _want
+    from assistant.parse import parse
+    from assistant.retrieval import search
+    from tests.assistant.test_parse import _table
+
+    catalog = Catalog.from_table(_table())
+    catalog.add_publishers(["v5.0_mlcommons_press-release.md", "v6.1_studio-global_analysis-sv.md"])
+    for question in ("Vad heter den nya inriktning som MLCommons har förhandsvisat, enligt den svenska artikeln?",
+                     "what new direction did MLCommons preview, according to the swedish article?"):
+        want = _want(parse(question, catalog), None, catalog)
+        assert want.written == "sv" and want.documents == (), want
+    passages = [_p(0, "MLCommons previewed new tests.", language="en"),
+                _p(1, "MLCommons har förhandsvisat MLPerf Endpoints.", language="sv"),
+                _p(2, "Vår guide: MLCommons driver MLPerf.", language="sv", doc_kind="guide")]
+    assert rerank("mlcommons förhandsvisat", passages, Want(written="sv", language="sv"))[0].id == "doc:d1.md:0"
+    store = _Store()
+    search(store, "vad förhandsvisade mlcommons", 5, want=Want(written="sv", language="sv"))
+    assert any({"language": "sv"} in w["$and"] for w in store.wheres[1:]), store.wheres
