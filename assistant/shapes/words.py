@@ -55,7 +55,15 @@ def needs_commentary(r: Reading) -> bool:
     much of what a system or model is made of ("how much memory", "how many parameters"), which
     only documents state, or names a ratio someone stated ("the 2.7x speedup"), which no result
     records; a spec that only describes ("the 141 GB memory version") asks nothing."""
-    return r.has("cue", *SOURCE_CUES, "role", "rule") or asks_specs(r) or quotes_ratio(r)
+    return r.has("cue", *SOURCE_CUES, "role", "rule") or asks_specs(r) or quotes_ratio(r) or people_of(r)
+
+
+def people_of(r: Reading) -> bool:
+    """"who from stevens institute of technology submitted?", "vem på intel citerades?": the people
+    of an organisation, named in documents only; "who from 4.1 didn't come back" names a round."""
+    words = lexicon.load(r.language)
+    return any(t.last < len(r.tokens) and not words.word_matches("<round>", r.tokens[t.last].text)
+               for t in r.tagged("cue", "people_of"))
 
 
 # A ratio written in a text ("2.7x", "2.7 times", "2,5 gånger"): a number and a ratio word.

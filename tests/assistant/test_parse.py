@@ -1060,3 +1060,15 @@ def test_what_only_documents_state_asks_the_documents(catalog, question):
     stated by documents (and the guide); no result records them."""
     p = parse(question, catalog)
     assert p.intent == "commentary" and p.needs_commentary, (p.intent, p.spec, p.message)
+
+
+@pytest.mark.parametrize("question, documents", [
+    ("who from stevens institute of technology submitted in v6.0?", True),
+    ("vem från stevens institute of technology skickade in i v6.0?", True),
+    ("who at untether ai ran the v4.1 results?", True),
+    ("who from 4.1 didn't come back in 5.1?", False),
+    ("who submitted llama2-70b in v6.0?", False),
+])
+def test_who_from_an_organisation_asks_for_its_people_in_the_documents(catalog, question, documents):
+    """People of an organisation are named in documents, never in results; "who from 4.1" is a round."""
+    assert parse(question, catalog).needs_commentary is documents
