@@ -536,8 +536,8 @@ def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) 
     # ... not "whats the lab called": a thing asked by a name no column holds is no term of ours
     guide = parsed.intent == "define" or (r is not None and r.has("cue", "define") and not words.unknown_asked(r))
     publishers = list(r.publishers) if r is not None else []
-    written = next((t.value.removeprefix(WRITTEN) for t in r.tags if t.kind == "cue" and t.value.startswith(WRITTEN)),
-                   "") if r is not None else ""
+    written = next((WRITTEN[t.value] for t in r.tags if t.kind == "cue" and t.value in WRITTEN), "") \
+        if r is not None else ""
     # "MLCommons har förhandsvisat …, enligt den svenska artikeln": the article named by its language
     # is the source; a publisher's name beside it is what the article is about
     docs = [d for name in publishers for d in (catalog.publisher_docs.get(name, []) if catalog is not None else [])
@@ -556,7 +556,9 @@ def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) 
                 organisations=organisations, claims=claims, written=written)
 
 
-WRITTEN = "written_"  # the lexicon's cues for a document's language: "written_sv"
+# The lexicon's cues for a document's language ("the swedish article") and the language code its
+# chunks carry: one entry per language that a document is written in.
+WRITTEN = {"written_sv": "sv"}
 
 
 def _passages(question: str, engine: Any, rounds: list[str] | None, parsed: Parsed | None = None,
