@@ -77,8 +77,16 @@ _SAYS = re.compile(r"\b(said|says|quoted|commented|stated|noted|told|added|expla
 
 
 def _says(sentence: str, match: re.Match[str]) -> bool:
-    """A word of speaking or of a role; "by" only before a name ("by Jane Doe", not "varies by use")."""
-    return match.group(0).lower() != "by" or sentence[match.end():match.end() + 2][-1:].isupper()
+    """A word of speaking or of a role; "by" only for an author ("By Jane Doe", "written by Jane
+    Doe"; not "varies by use" nor "powered by Managed Lustre")."""
+    if match.group(0).lower() != "by":
+        return True
+    return sentence[match.end():match.end() + 2][-1:].isupper() and bool(_AUTHORED.search(sentence[:match.start()]))
+
+
+# What comes before an author's "by": the sentence's start, or a verb of writing ("written by").
+_AUTHORED = re.compile(r"(?:^|\b(?:written|posted|authored|reported|edited|presented|published|story|article|"
+                       r"piece|column|interview)\s*)$", re.I)
 
 
 # Numbers that belong to a name, not a figure: a round ("MLPerf Inference 6.0") or a model ("Llama 2 70B").

@@ -893,3 +893,16 @@ def test_the_noun_counted_outweighs_the_words_that_name_the_article(catalog):
     question = "the pubgpclite article restating amd's mlperf 6.0 claims lists mi355x specs - how many transistors?"
     answer = _ask(catalog, question, AGGREGATOR)
     assert answer.answer.startswith("According to pubgpclite.com, 185 billion:"), answer.answer
+
+
+def test_by_before_a_product_is_no_author():
+    """"storage powered by Managed Lustre": "by" marks an author only at a sentence's start or after
+    a verb of writing ("written by"), so the product is no person quoted."""
+    catalog = Catalog.from_table(_table())
+    own = _doc("v6.0_mlcommons_supplemental-discussion.pdf", 9, "HPE\n\nThe cluster pairs RDMA networking with "
+               "high-performance storage solutions powered by Managed Lustre.", source=STATEMENTS, page=7,
+               title="MLPerf Inference v6.0 Supplemental Discussion")
+    news = _doc("v6.0_example_hpe-news.md", 0, "\"A record round,\" said Peter Salanki, CTO at HPE.",
+                source="Example News")
+    answer = _ask(catalog, "who at hpe is quoted about the v6.0 results?", [own, news])
+    assert answer.answer.startswith("According to Example News, Peter Salanki:"), answer.answer
