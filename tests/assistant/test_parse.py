@@ -1072,3 +1072,9 @@ def test_what_only_documents_state_asks_the_documents(catalog, question):
 def test_who_from_an_organisation_asks_for_its_people_in_the_documents(catalog, question, documents):
     """People of an organisation are named in documents, never in results; "who from 4.1" is a round."""
     assert parse(question, catalog).needs_commentary is documents
+
+
+def test_a_site_described_is_a_source(catalog):
+    """"that south african it site covering …": a website, however it is described, is a source."""
+    assert parse("that south african it site covering nvidia's b200 in v6.0 - how much bigger was the nvlink "
+                 "domain?", catalog).needs_commentary
