@@ -139,6 +139,8 @@ class Catalog:
     # read from their file names: naming one asks what that document says.
     publishers: dict[str, str] = field(default_factory=dict)
     publisher_docs: dict[str, list[str]] = field(default_factory=dict)  # publisher -> its document ids
+    # The rounds the documents are about ("v5.0"), from their file names: a bare "5.0" then names one.
+    document_rounds: set[str] = field(default_factory=set)
 
     def describe_with(self, dataset: "Dataset") -> None:
         """Take a card's order and display names (`assistant.datasets.Dataset`)."""
@@ -335,8 +337,9 @@ class Catalog:
                 continue
             label = f"v{int(m.group(1))}.{int(m.group(2))}"
             prefix = m.group(0)[: m.start(1) - m.start(0)].lower()
-            # Bare "3.1" without a v or "round" could be a model version (Llama 3.1): skip unless known.
-            if not prefix and label not in self.rounds:
+            # Bare "3.1" without a v or "round" could be a model version (Llama 3.1): skip unless a
+            # round of the results or of the documents ("nvidia's gb200 nvl72 in 5.0")
+            if not prefix and label not in self.rounds and label not in self.document_rounds:
                 continue
             if label in self.rounds:
                 known.append(label)
@@ -531,6 +534,8 @@ class Catalog:
             stem = re.sub(r"\.(md|pdf|txt|html?)$", "", str(doc))
             if not re.match(r"v\d", stem):  # commentary is named by round; the guide's files are not sources
                 continue
+            if (m := _ROUND.fullmatch(stem.split("_")[0])) is not None:
+                self.document_rounds.add(f"v{int(m.group(1))}.{int(m.group(2))}")
             for n, part in enumerate(stem.split("_")):
                 words = [w for w in part.split("-") if w]
                 if n == 1:

@@ -308,7 +308,8 @@ def _asked(question: str, parsed: Parsed) -> Asked:
     publishers = tuple(r.publishers) if r is not None else ()
     names = tuple(dict.fromkeys([m.text for m in parsed.entities if m.column != "round"]
                                 + [v for m in parsed.entities if m.column != "round" for v in m.values[:2]]))
-    rounds = tuple(parsed.explicit.get("round") or ())
+    # a round the table lacks is still the round the documents are asked about ("in 5.0")
+    rounds = tuple(parsed.explicit.get("round") or (r.unknown_rounds if r is not None else ()))
     named = {_stem(w) for n in names + publishers for w in _keywords(n)} | {_stem(w) for w in _GENERIC}
     own, synonyms = _question_keys(question, parsed)
     keys = frozenset(_stem(k) for k in own) - named

@@ -906,3 +906,20 @@ def test_by_before_a_product_is_no_author():
                 source="Example News")
     answer = _ask(catalog, "who at hpe is quoted about the v6.0 results?", [own, news])
     assert answer.answer.startswith("According to Example News, Peter Salanki:"), answer.answer
+
+
+def test_a_round_only_the_documents_cover_is_the_round_asked(catalog):
+    """"in 5.0": the documents are about v5.0 (their file names say so), so a bare "5.0" names that
+    round, and the sentence from a v5.0 document answers before one from v6.0."""
+    other = Catalog.from_table(_table())
+    assert other.round_mentions("nvidia's gb200 nvl72 in 5.0") == ([], [])
+    other.add_publishers(["v5.0_it-online_nvidia-news.md"])
+    assert other.round_mentions("nvidia's gb200 nvl72 in 5.0") == ([], ["v5.0"])
+    assert other.round_mentions("llama 3.1 405b") == ([], [])
+    newer = _doc("v6.0_mlcommons_supplemental-discussion.pdf", 3, "NVIDIA's NVLink domain grew 2x larger.",
+                 source=STATEMENTS, rounds=["v6.0"])
+    older = _doc("v5.0_it-online_nvidia-news.md", 0, "NVIDIA's NVLink domain grew 9x larger.", source="IT-Online",
+                 rounds=["v5.0"])
+    question = "that south african it site on nvidia in 5.0 - how many times bigger was the nvlink domain?"
+    answer = _ask(other, question, [newer, older])
+    assert answer.answer.startswith("According to IT-Online, 9x"), answer.answer
