@@ -386,7 +386,10 @@ def _people(sentence: str, asked: Asked, p: Passage, passages: list[Passage],
     defined = {m.group(2): m.group(1) for q in same_doc for m in _DEFINED.finditer(q.text)}
     out = []
     for match in FIGURES[kind].finditer(sentence):
-        text = match.group(0).lower()
+        start, name = match.start(), match.group(0).strip()
+        if kind == "person":  # "Co-chair Frank Han of Dell": the person, without the role or the company asked
+            name, start = _without_role(name, start, asked_names)
+        text = name.lower()
         if _keywords(text) & title or any(n in text or text in n for n in asked_names):
             continue
         if kind == "person" and _AFTER_ROLE.search(sentence[:match.start()]):
@@ -396,13 +399,25 @@ def _people(sentence: str, asked: Asked, p: Passage, passages: list[Passage],
             continue  # "Absentees: Google …": the sentence's first word, a label
         if kind == "organisation" and (_COMPOUND.match(sentence[match.end():]) or text in _MONTHS):
             continue  # "an AI-generated piece", "on April 1": a word of a compound, a date
-        out.append((match.start(), match.group(0).strip()))
+        out.append((start, name))
     for match in re.finditer(r"\b[A-Z]{2,6}\b", sentence):
         if match.group(0) in defined:
             out.append((match.start(), defined[match.group(0)]))
     if not out and (owner := statement_owner(p, passages)) and not any(n in owner.lower() for n in asked_names):
         out.append((-1, owner))
     return out
+
+
+def _without_role(name: str, start: int, asked: list[str]) -> tuple[str, int]:
+    """A person's name without a role word before it ("Co-chair Frank Han") and without "of" and an
+    organisation asked after it ("Frank Han of Dell"), and where it then starts."""
+    words = name.split()
+    while len(words) > 2 and _SAYS.fullmatch(words[0]):
+        start += len(words[0]) + 1
+        words = words[1:]
+    if len(words) > 3 and words[-2].lower() in ("of", "de", "van", "von") and words[-1].lower() in asked:
+        words = words[:-2]
+    return " ".join(words), start
 
 
 _AFTER_ROLE = re.compile(r"\b(?:of|at)\s+$")  # "CTO of …", "VP of Product at …": a company, not a person

@@ -923,3 +923,16 @@ def test_a_round_only_the_documents_cover_is_the_round_asked(catalog):
     question = "that south african it site on nvidia in 5.0 - how many times bigger was the nvlink domain?"
     answer = _ask(other, question, [newer, older])
     assert answer.answer.startswith("According to IT-Online, 9x"), answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "who from dell was the co-chair who called v6.0 the biggest revision ever?",
+    "vem var det från dell som var co-chair och kallade v6.0 den största revideringen nånsin?",
+])
+def test_a_person_is_named_without_the_role_before_or_the_company_asked_after(catalog, question):
+    """"Co-chair Frank Han of Dell": the person is Frank Han; with "of Dell" the name held the
+    company asked and was dropped, and a role asked is never answered from the guide."""
+    news = _doc("v6.0_megaoneai_news.md", 0, "Co-chair Frank Han of Dell described it as the biggest revision "
+                "the Inference suite has ever had.", source="MegaOne AI")
+    answer = _ask(catalog, question, [news])
+    assert answer.answer.split(":")[0].endswith(", Frank Han"), answer.answer

@@ -107,6 +107,8 @@ def test_a_publisher_beside_a_term_asked_with_whats_quotes_the_publisher(engine)
     ("who didnt show up to mlperf inference 6.0? gentic news mentioned a couple of notable no-shows", "Cerebras"),
     # no source named and no name stated: the guide's "no single winner" comes before any passage
     ("Okej men vem vann MLPerf 6.0 totalt sett? Min chef vill bara ha ett namn.", "ingen"),
+    # a person asked by role is in no guide: the documents answer, never the entry on submitters
+    ("vem var det från dell som var co-chair och kallade v6.0 den största revideringen nånsin?", "Frank Han"),
 ])
 def test_people_no_sentence_names_get_the_guide_then_the_passages(engine, question, expected):
     answer = _ask(engine, question)
