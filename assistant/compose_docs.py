@@ -830,6 +830,15 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         return _answer(question, templates.text(lang, "docs", "no_guide"), status="no_data", passages=passages)
     # a round named ("i v6.1") dates the question; it is no term the guide defines
     terms = list(dict.fromkeys(m.values[0].lower() for m in parsed.entities if m.values and m.column != "round"))
+    # "gpt-oss and mixtral both get called 'moe' models - moe meaning what": a word in quotes that
+    # an entry's heading names is the term asked; the benchmarks are where it was seen
+    # (a quoted name the catalog reads, "'open' … 'closed'", is a term already)
+    spans = [m.span for m in parsed.entities]
+    quoted = [sec[0].lower() for sec in sections for q in _QUOTED.finditer(question)
+              if len(q.group(1).split()) <= QUOTED_WORDS and not any(q.start(1) <= a < q.end(1) for a, _ in spans)
+              and all(_mentions(sec[0], w) for w in _keywords(q.group(1)))]
+    if quoted and not set(quoted) & set(terms):
+        terms = quoted[:1]
     keys = _define_keys(question, parsed)
 
     # a word few sections use says more than one most do ("framework" over "results"); words match
@@ -1058,6 +1067,12 @@ def _in_language(section: tuple[str, str, Passage], sections: list[tuple[str, st
     if p.language == lang or not head:
         return section
     return next((sec for sec in sections if sec[0] == head and sec[2].language == lang), section)
+
+
+# A term the user puts in quotes: opened after a space, closed before one or a hyphen ("called
+# 'moe' models", "'moe'-modeller"), so the apostrophes of "nvidia's" and "isn't" open nothing.
+_QUOTED = re.compile(r"(?:(?<=\s)|^)['‘\"“]([^'’\"”]{2,40})['’\"”](?=[\s.,;:?!)-]|$)")
+QUOTED_WORDS = 4
 
 
 def _mentions(heading: str, term: str) -> bool:

@@ -936,3 +936,18 @@ def test_a_person_is_named_without_the_role_before_or_the_company_asked_after(ca
                 "the Inference suite has ever had.", source="MegaOne AI")
     answer = _ask(catalog, question, [news])
     assert answer.answer.split(":")[0].endswith(", Frank Han"), answer.answer
+
+
+def test_a_quoted_word_an_entry_names_is_the_term_asked(catalog):
+    """"llama2-70b-99.9 gets called a 'dense' model - dense meaning what": the benchmark is where
+    the word was seen; the entry the quoted word names answers."""
+    from assistant.compose_docs import define_answer
+
+    guide = Passage(id="doc:benchmarks.md:0", doc_kind="guide", language="en", title="Benchmarks",
+                    text="## Dense models (dense)\n\nA dense model uses every parameter for every token.\n\n"
+                         "## llama2-70b-99.9\n\nllama2-70b-99.9 is the high-accuracy Llama 2 70B benchmark.")
+    question = "llama2-70b-99.9 gets called a 'dense' model - dense meaning what"
+    answer = define_answer(question, [guide], parse(question, catalog), [])
+    assert answer.answer[1:].startswith("A dense model uses"), answer.answer
+    plain = "what is llama2-70b-99.9, isn't it a dense model?"  # no quotes: the benchmark's entry
+    assert define_answer(plain, [guide], parse(plain, catalog), []).answer[1:].startswith("llama2-70b-99.9 is")
