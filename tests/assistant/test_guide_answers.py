@@ -113,3 +113,15 @@ def test_a_publisher_beside_a_term_asked_with_whats_quotes_the_publisher(engine)
 def test_people_no_sentence_names_get_the_guide_then_the_passages(engine, question, expected):
     answer = _ask(engine, question)
     assert answer.status == "answered" and expected in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question, opening, makers", [
+    ("gpt-oss and mixtral both get called 'moe' models - moe meaning what", "A mixture-of-experts",
+     ("Mistral AI's", "OpenAI's")),
+    ("gpt-oss och mixtral kallas båda 'moe'-modeller, vad betyder moe?", "En mixture-of-experts",
+     ("Mistral AI:s", "OpenAI:s")),
+])
+def test_a_quoted_term_gets_its_entry_which_names_who_made_the_models(engine, question, opening, makers):
+    answer = _ask(engine, question)
+    assert answer.answer.lstrip("“”\"").startswith(opening), answer.answer
+    assert all(m in answer.answer for m in makers), answer.answer
