@@ -243,7 +243,7 @@ _CATCH_ALL = {("measure", "amount"), ("measure", "throughput")}
 _NAMES_ASKED = ("organisations", "person")
 _ACTS = ("ever", "acted")
 # Cues that name the subject, not the frame ("how much memory": memory).
-_SUBJECT_CUES = {("cue", "specs"), ("cue", "role")}  # ... "who is the cto": cto
+_SUBJECT_CUES = {("cue", "specs"), ("cue", "role"), ("cue", "replaced")}  # ... "who is the cto": cto
 
 
 def _question_keys(question: str, parsed: Parsed) -> tuple[set[str], set[str]]:
@@ -730,7 +730,10 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
         # the phrase's own words, not the words its gap spans ("what do … mean" frames TTFT, it is not it)
         framing = {w for t in parsed.reading.tags if t.kind == "cue" and t.value in _FRAMING_CUES
                    for w in _keywords(parsed.reading.text[t.start:t.end]) & _keywords(t.phrase)}
-        keys -= framing - {w for m in parsed.reading.matches for w in _keywords(m.text)}
+        # (a word naming the subject stays: "what replaced gpt-j" asks for the sentence on "replaced")
+        subject = {w for t in parsed.reading.tags if (t.kind, t.value) in _SUBJECT_CUES
+                   for w in _keywords(parsed.reading.text[t.start:t.end])}
+        keys -= framing - subject - {w for m in parsed.reading.matches for w in _keywords(m.text)}
     if parsed.language != lexicon.BASE_LANGUAGE:
         # the guide's headings are English in every language ("Speculative decoding"): the glossary's
         # English words of a Swedish question ("spekulativ avkodning") find the heading of the term

@@ -951,3 +951,23 @@ def test_a_quoted_word_an_entry_names_is_the_term_asked(catalog):
     assert answer.answer[1:].startswith("A dense model uses"), answer.answer
     plain = "what is llama2-70b-99.9, isn't it a dense model?"  # no quotes: the benchmark's entry
     assert define_answer(plain, [guide], parse(plain, catalog), []).answer[1:].startswith("llama2-70b-99.9 is")
+
+
+@pytest.mark.parametrize("question, replaced", [
+    ("llama2-70b-99.9 was in 4.1 but i dont see it later, what was it and what replaced it?", "Llama 3.1 8B replaced"),
+    ("vad ersatte llama2-70b-99.9 efter v4.1?", "Llama 3.1 8B ersatte"),
+])
+def test_what_replaced_a_benchmark_quotes_the_entrys_sentence_on_it(catalog, question, replaced):
+    """"what replaced it": a definition, and "replaced" is its subject, not a word that frames it, so
+    the entry's later sentence on the successor follows the opening."""
+    from assistant.compose_docs import define_answer
+
+    text = {"en": "## llama2-70b-99.9\n\nllama2-70b-99.9 is a summary benchmark. Its target is 99.9%. Its unit is "
+                  "Tokens/s. Results exist for many rounds here. It is gone after v4.1, as Llama 3.1 8B replaced it.",
+            "sv": "## llama2-70b-99.9\n\nllama2-70b-99.9 är ett sammanfattningstest. Målet är 99,9 procent. Enheten är "
+                  "Tokens/s. Resultat finns för många omgångar här. Det försvann efter v4.1 då Llama 3.1 8B ersatte det."}
+    guide = [Passage(id=f"doc:benchmarks.{lang}.md:0", doc_kind="guide", language=lang, title="Benchmarks",
+                     text=body) for lang, body in text.items()]
+    parsed = parse(question, catalog)
+    assert parsed.intent == "define", parsed.intent
+    assert replaced in define_answer(question, guide, parsed, []).answer
