@@ -760,7 +760,7 @@ def best_sentences(question: str, text: str, n: int = 2,
 
 
 def _name_asked(parsed: Parsed | None) -> bool:
-    """Whether the question asks what something is called ("whats the name of", "vad heter")."""
+    """Whether the question asks what something is called ("whats the name of", sv "namnet på")."""
     r = parsed.reading if parsed is not None else None
     return r is not None and r.has("cue", "name_of")
 
