@@ -717,6 +717,9 @@ _FRAMING_CUES = ("define", "clause", "wh", "yes_no", "pronoun", "refers", "deter
 # MLCommons; "who checks the results": review; "is smaller better": the direction of better),
 # unlike framing cues.
 _TOPIC_CUES = ("frequency", "organiser", "review", "better")
+# Cues that add the guide's words for an aspect of the term asked (topics.toml), and choose no
+# entry of their own: "gpt-j? cant find it in the newest round" wants the sentence on its successor.
+_ASPECT_CUES = ("missing",)
 
 
 def _define_keys(question: str, parsed: Parsed) -> set[str]:
@@ -750,7 +753,7 @@ def _define_keys(question: str, parsed: Parsed) -> set[str]:
             # cue ("how often": the round cadence); and an English word is its own key already
             # ("tpot" is one phrase of latency; "latency" would outweigh it)
             if tag.kind == "cue":
-                if tag.value not in _TOPIC_CUES:
+                if tag.value not in _TOPIC_CUES + _ASPECT_CUES:
                     continue
                 keys.update(lexicon.topics().get(tag.value, ()))
             elif parsed.language == lexicon.BASE_LANGUAGE or tag.phrase in english.phrases(tag.kind, tag.value):

@@ -971,3 +971,20 @@ def test_what_replaced_a_benchmark_quotes_the_entrys_sentence_on_it(catalog, que
     parsed = parse(question, catalog)
     assert parsed.intent == "define", parsed.intent
     assert replaced in define_answer(question, guide, parsed, []).answer
+
+
+@pytest.mark.parametrize("question, leaving", [
+    ("what is llama2-70b-99.9? i cant find it in the newest round", "Llama 3.1 8B replaced"),
+    ("vad är llama2-70b-99.9? jag hittar inte den i senaste rundan", "Llama 3.1 8B ersatte"),
+])
+def test_a_term_looked_for_in_vain_quotes_the_entrys_sentence_on_its_leaving(catalog, question, leaving):
+    """"cant find it in the newest round": the entry's sentence on what replaced it follows the opening."""
+    from assistant.compose_docs import define_answer
+
+    text = {"en": "## llama2-70b-99.9\n\nllama2-70b-99.9 is a summary benchmark. Its target is 99.9%. Its unit is "
+                  "Tokens/s. Results exist for many rounds here. It is gone after v4.1, as Llama 3.1 8B replaced it.",
+            "sv": "## llama2-70b-99.9\n\nllama2-70b-99.9 är ett sammanfattningstest. Målet är 99,9 procent. Enheten är "
+                  "Tokens/s. Resultat finns för många omgångar här. Det försvann efter v4.1 då Llama 3.1 8B ersatte det."}
+    guide = [Passage(id=f"doc:benchmarks.{lang}.md:0", doc_kind="guide", language=lang, title="Benchmarks",
+                     text=body) for lang, body in text.items()]
+    assert leaving in define_answer(question, guide, parse(question, catalog), []).answer
