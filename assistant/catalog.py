@@ -48,8 +48,10 @@ _STOP = set("""
 the a an of in on for and or vs versus with by to from at is was were which what who how many much best top
 worst lowest highest fastest result results system systems round rounds benchmark benchmarks per did does do
 had has have it its their there this that these those than then compare compared between over across new
+both are all any each also just like
 vilket vilken vilka hur många bäst bästa i på för och eller med av till från var är hade har det den de som
 nya runda rundan resultat system systemet jämför mellan per
+båda alla också bara typ
 """.split())
 _TOKEN = re.compile(r"[0-9a-zåäöéüæø]+(?:\.[0-9]+)*")
 # Tokens shaped like a chip model number (H300, MI400X, B400, TPU7): if the table has no such

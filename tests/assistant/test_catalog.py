@@ -263,3 +263,14 @@ def test_a_chip_with_its_form_factor_names_those_accelerators(results_table):
     assert match.column == "accelerator" and sorted(match.values) == nvl
     assert [m.column for m in cat.resolve("h200 on llama 3.1 8b") if m.column.startswith("accelerator")] == [
         "accelerator_family"]
+
+
+@pytest.mark.parametrize("text, name", [
+    ("are those both speech recognition tests?", "speech recognition"),
+    ("are all vector database tests?", "vector database"),
+])
+def test_a_fuzzy_match_takes_no_plain_word_beside_a_name(catalog, text, name):
+    """"are those both object detection tests": "both object detection" was one fuzzy name, so the
+    likeness "both" was lost; plain words ("both", "all", sv "båda") are never part of a fuzzy name."""
+    spans = [text[m.span[0]:m.span[1]] for m in catalog.resolve(text)]
+    assert spans == [name], spans
