@@ -840,9 +840,9 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     # an entry's heading names is the term asked; the benchmarks are where it was seen
     # (a quoted name the catalog reads, "'open' … 'closed'", is a term already)
     spans = [m.span for m in parsed.entities]
-    quoted = [sec[0].lower() for sec in sections for q in _QUOTED.finditer(question)
-              if len(q.group(1).split()) <= QUOTED_WORDS and not any(q.start(1) <= a < q.end(1) for a, _ in spans)
-              and all(_mentions(sec[0], w) for w in _keywords(q.group(1)))]
+    said = [_keywords(q.group(1)) for q in _QUOTED.finditer(question)
+            if len(q.group(1).split()) <= QUOTED_WORDS and not any(q.start(1) <= a < q.end(1) for a, _ in spans)]
+    quoted = [sec[0].lower() for quote in said for sec in sections if all(_mentions(sec[0], w) for w in quote)]
     if quoted and not set(quoted) & set(terms):
         terms = quoted[:1]
     keys = _define_keys(question, parsed)
