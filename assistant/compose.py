@@ -748,10 +748,10 @@ def best_sentences(question: str, text: str, n: int = 2,
     weight = {w: math.log(1 + len(sentences) / df[w]) * (ASKED_NOUN_WEIGHT if w in asked else 1.0) for w in df}
     scored = [(math.fsum(weight[w] for w in keys & ws), -i, s) for i, (ws, s) in enumerate(zip(words, sentences))]
     top = sorted(scored, reverse=True)[:n]
-    about = [t for t in scored if asked & words[-t[1]]]  # the sentences about the noun asked
-    if name_asked and about:
+    if name_asked:
         # "whats the name of the tool they used": the sentence naming it, at or shortly after the
         # best one about the tool, though it need not say "tool" again
+        about = [t for t in scored if asked & words[-t[1]]]  # the sentences about the noun asked
         naming = next(((0.0, -i, sentences[i]) for _, first, _ in sorted(about, reverse=True)
                        for i in range(-first, min(-first + 1 + NAME_WINDOW, len(sentences)))
                        if NAMING.search(sentences[i])), None)
