@@ -45,6 +45,8 @@ def undotted(text: str) -> str:
     """Abbreviations written without their dots ("Ph.D." is "PhD"), as a question types them: for
     matching a question's words against a document's, never for display."""
     return _ABBREVIATION.sub(lambda m: m.group().replace(".", ""), text)
+
+
 KINDS = ("measure", "operation", "direction", "grouping", "scope", "cue", "attribute", "comparator", "unit")
 GAP = 8  # words a "…" may skip (a name such as "the agentic edge benchmark in 6.1" is several)
 TAG_CACHE = 64  # questions whose tags a lexicon remembers
