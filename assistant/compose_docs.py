@@ -18,6 +18,7 @@ from assistant import glossary, lexicon, templates
 from assistant.answer import Answer, Passage
 from assistant.catalog import Catalog
 from assistant.compose import _answer, _clips, _keywords, _shared, american, doc_citations
+from assistant.names import same_name
 from assistant.parsed import Parsed
 from assistant.reader import Reading
 from assistant.retrieval import doc_parts
@@ -510,7 +511,7 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
         if p.id not in by_asked:  # its publisher, or the organisation whose section of a discussion it
             # is, unless the question names another publisher ("who at intel did hardwarebee quote")
             by_asked[p.id] = written_by(p, passages, names + publishers) if not publishers else \
-                written_by(p, passages, publishers) or any(_same(publisher, n) for n in names)
+                written_by(p, passages, publishers) or any(same_name(publisher, n) for n in names)
         written = by_asked[p.id]
         about = any(n in p.text.lower() for n in names)
         if subject + named == 0 and not (written or about):
@@ -552,33 +553,11 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
     return [(score, quote) for score, _, _, quote in sorted(scored, key=lambda t: (-t[0], t[1]))]
 
 
-def _same(who: str, name: str) -> bool:
-    """Whether a document's author is the name asked, in any case, spaced or hyphenated or not ("IT
-    Brief", "itbrief"; "University-of-Florida"), or with more words after it ("Dell Technologies" is
-    Dell, "TheStage AI" is The_Stage). A joint submitter named "A_B" or "A+B" is each of its
-    parties, and the whole name too (an underscore may also stand for a space)."""
-    who = _name_words(who)
-    if not who:
-        return False
-    heads = {"".join(who.split()[:n]) for n in range(1, len(who.split()) + 1)}  # "thestage", "thestageai"
-    if _name_words(name).replace(" ", "") in heads:
-        return True
-    return any(who.replace(" ", "") == party.replace(" ", "") or who.startswith(party + " ")
-               or party.startswith(who + " ") for party in map(_name_words, _JOINT.split(name)) if party)
-
-
-_JOINT = re.compile(r"[_+&]")  # between the parties of a joint submitter's name
-
-
-def _name_words(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
-
-
 def written_by(p: Passage, passages: list[Passage], names: Iterable[str]) -> bool:
     """Whether one of `names` wrote a passage: it published the document (its file name says so),
     or the passage is its own section of a supplemental discussion (`statement_owner`)."""
     authors = (doc_parts(p)[0], *_aliases(statement_owner(p, passages)))
-    return any(_same(who, name) for who in authors for name in names)
+    return any(same_name(who, name) for who in authors for name in names)
 
 
 _PARENS = re.compile(r"^(.*?)\s*\((.+)\)\s*$")

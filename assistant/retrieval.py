@@ -15,6 +15,7 @@ from typing import Any, Iterable
 from assistant import glossary
 from assistant.answer import Passage
 from assistant.lexicon import BASE_LANGUAGE, undotted
+from assistant.names import same_name
 
 
 _ROUND = re.compile(r"v?\d+\.\d+")
@@ -180,7 +181,7 @@ def rerank(query: str, passages: list[Passage], want: Want) -> list[Passage]:
             score += 2 * BOOST  # the document the question names
             if headed:
                 score += BOOST  # ... its section headed by the organisation asked (a submitter's statement)
-        elif headed and any(o.lower() in opening for o in want.organisations):
+        elif headed and any(o.lower() in opening or same_name(opening, o) for o in want.organisations):
             score += BOOST  # a section headed by the organisation asked: its own statement
         if want.written and p.language == want.written and p.doc_kind != "guide":
             score += 2 * BOOST  # the document named by its language ("den svenska artikeln")

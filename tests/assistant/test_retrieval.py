@@ -263,3 +263,16 @@ def test_a_document_named_by_its_language_is_searched_and_comes_first():
     store = _Store()
     search(store, "vad förhandsvisade mlcommons", 5, want=Want(written="sv", language="sv"))
     assert any({"language": "sv"} in w["$and"] for w in store.wheres[1:]), store.wheres
+
+
+def test_a_statement_headed_by_another_spelling_of_the_submitter_comes_first():
+    """"thestage ai - whats their optimizer tool called": the table's submitter is "The_Stage", and its
+    statement is headed "TheStage AI"; the heading is the submitter's all the same."""
+    doc = "v5.1_mlcommons_supplemental-discussion.pdf"
+    passages = [Passage(id=f"doc:{doc}:19", text="KRAI\n\nKRAI, like TheStage AI, sells optimizer tools.",
+                        title="Discussion"),
+                Passage(id=f"doc:{doc}:40", text="TheStage AI\n\nWe build tools that make networks run faster.",
+                        title="Discussion")]
+    ranked = rerank("thestage ai - whats their optimizer tool called", passages,
+                    Want(names=("thestage ai", "The_Stage"), organisations=("The_Stage",)))
+    assert ranked[0].id == f"doc:{doc}:40"
