@@ -663,9 +663,26 @@ _BRITISH = re.compile(r"is(ations?|e|ed|es|ing|ers?)$")
 BRITISH_MIN = 7  # shorter words keep their "-ise" ("rise", "noise", "raise")
 
 
-def american(word: str) -> str:
-    """A word in American spelling, so "optimisation" in a question finds "optimization"."""
-    return _BRITISH.sub(r"iz\1", word) if len(word) >= BRITISH_MIN else word
+# The nouns and forms of an "-ize" verb ("optimizer", "optimization", "optimized"), cut to its root.
+_IZE = re.compile(r"(?<=...)iz(?:ations?|ers?|es|ed|ing|e)$")
+
+
+def word_form(word: str) -> str:
+    """The one form a word is matched in: American spelling, so "optimisation" in a question finds
+    "optimization", and an "-ize" verb's forms at their root, so "optimizer tool" finds "we automate
+    optimization"."""
+    word = _BRITISH.sub(r"iz\1", word) if len(word) >= BRITISH_MIN else word
+    return _IZE.sub("iz", word)
+
+
+def stem(word: str) -> str:
+    """A crude stem, enough to match "parameters" with "parameter", "published" with "publish", and
+    the forms `word_form` makes one ("optimisation", "optimizer")."""
+    word = word_form(word)
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[:-len(suffix)]
+    return word
 
 
 # A question word this long that starts a sentence's word is that word cut short ("configs" for
@@ -739,11 +756,11 @@ def best_sentences(question: str, text: str, n: int = 2,
     keys |= {e for k in keys for e in glossary.english(k, language)} if language else set()
     # `asked` (asked_nouns: "what nickname did they mention") counts more, and also in the longer
     # words it begins ("nicknamed")
-    asked = {american(w) for w in set(asked) & keys}
-    keys = {american(w) for w in keys}
+    asked = {word_form(w) for w in set(asked) & keys}
+    keys = {word_form(w) for w in keys}
     # Retrieved chunks overlap, so one sentence can come twice: quote it once.
     sentences = list(dict.fromkeys(s.strip(" -*•#\t") for s in _SENTENCE.split(text) if len(s.strip()) > 20))
-    words = [(ws := {american(w) for w in _keywords(s)}) | _shared(ws, asked) for s in sentences]
+    words = [(ws := {word_form(w) for w in _keywords(s)}) | _shared(ws, asked) for s in sentences]
     df = Counter(w for ws in words for w in ws & keys)
     weight = {w: math.log(1 + len(sentences) / df[w]) * (ASKED_NOUN_WEIGHT if w in asked else 1.0) for w in df}
     scored = [(math.fsum(weight[w] for w in keys & ws), -i, s) for i, (ws, s) in enumerate(zip(words, sentences))]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from assistant import glossary, lexicon, templates
 from assistant.answer import Answer, Passage
 from assistant.catalog import Catalog
-from assistant.compose import _answer, _clips, _keywords, _shared, american, doc_citations
+from assistant.compose import _answer, _clips, _keywords, _shared, doc_citations, stem
 from assistant.names import same_name
 from assistant.parsed import Parsed
 from assistant.reader import Reading
@@ -205,18 +205,8 @@ def _labelled_tables(text: str) -> str:
     return "\n".join(out)
 
 
-def _stem(word: str) -> str:
-    """A crude stem, enough to match "parameters" with "parameter", "published" with "publish", and
-    British with American spelling ("optimisation" with "optimization")."""
-    word = american(word)
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[:-len(suffix)]
-    return word
-
-
 def _stems(text: str) -> set[str]:
-    return {_stem(w) for w in _keywords(text)}
+    return {stem(w) for w in _keywords(text)}
 
 
 def _key_of(word: str, keys: dict[str, float]) -> str | None:
@@ -228,8 +218,8 @@ def holds_words(p: Passage, words: list[str], language: str = lexicon.BASE_LANGU
     """How many of `words` a passage has (in any inflection `_stem` undoes), a word of another
     language counting when the passage has an English word it stands for ("regioner": regions)."""
     stems = _stems(p.text)
-    asked = {_stem(w.lower()): w.lower() for w in words}  # one per stem, as the passage's words are
-    return sum(bool(_shared(stems, {s} | {_stem(e) for e in glossary.english(w, language)}))
+    asked = {stem(w.lower()): w.lower() for w in words}  # one per stem, as the passage's words are
+    return sum(bool(_shared(stems, {s} | {stem(e) for e in glossary.english(w, language)}))
                for s, w in asked.items())
 
 
@@ -311,18 +301,18 @@ def _asked(question: str, parsed: Parsed) -> Asked:
                                 + [v for m in parsed.entities if m.column != "round" for v in m.values[:2]]))
     # a round the table lacks is still the round the documents are asked about ("in 5.0")
     rounds = tuple(parsed.explicit.get("round") or (r.unknown_rounds if r is not None else ()))
-    named = {_stem(w) for n in names + publishers for w in _keywords(n)} | {_stem(w) for w in _GENERIC}
+    named = {stem(w) for n in names + publishers for w in _keywords(n)} | {stem(w) for w in _GENERIC}
     own, synonyms = _question_keys(question, parsed)
-    keys = frozenset(_stem(k) for k in own) - named
+    keys = frozenset(stem(k) for k in own) - named
     counted_at = words.counted_words(r) if r is not None else []
     counted = r.tokens[counted_at[0]].text if counted_at else None
-    return Asked(keys, frozenset(_stem(k) for k in synonyms) - named - keys, tuple(n for n in names if n), rounds,
+    return Asked(keys, frozenset(stem(k) for k in synonyms) - named - keys, tuple(n for n in names if n), rounds,
                  publishers, bool(_TOLERANCE.search(question)),
-                 frozenset({_stem(counted.lower())} & keys) if counted else frozenset())
+                 frozenset({stem(counted.lower())} & keys) if counted else frozenset())
 
 
 def _positions(sentence: str) -> list[tuple[int, str]]:
-    return [(m.start(), _stem(m.group(0).lower())) for m in _WORDS.finditer(sentence)]
+    return [(m.start(), stem(m.group(0).lower())) for m in _WORDS.finditer(sentence)]
 
 
 # "… for samples/second and queries/second, respectively" (sv "respektive")
@@ -486,7 +476,7 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
         for w in _shared(_stems(s), wanted):
             df[w] = df.get(w, 0) + 1
     # what a figure may stand next to: the subject's words, its synonyms, then the names asked
-    beside = {**{_stem(w): 0.5 for n in asked.names for w in _keywords(n)}, **dict.fromkeys(asked.synonyms, 0.5),
+    beside = {**{stem(w): 0.5 for n in asked.names for w in _keywords(n)}, **dict.fromkeys(asked.synonyms, 0.5),
               **dict.fromkeys(asked.keys, 1.0)}
     weight = {w: math.log(1 + len(candidates) / n) for w, n in df.items()}
     # a name most sentences carry (the document's subject) says less than one few do ("B200")
@@ -633,7 +623,7 @@ def _also_stated(asked: Asked, quote: Quote, passages: list[Passage], asks: tupl
     if asks is None:
         return None
     p0 = quote.passage
-    named = {_stem(w) for n in asked.names for w in _keywords(n)}
+    named = {stem(w) for n in asked.names for w in _keywords(n)}
     said = _stems(quote.sentence)
     words = [((set(asked.keys) | named) & _stems(ask)) - _GENERIC for ask in asks]
     # the ask the figure's sentence answers least is the one left
@@ -828,9 +818,9 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
 
     # a word few sections use says more than one most do ("framework" over "results"); words match
     # by stem ("rounds" names "Round cadence")
-    keys = {_stem(k) for k in keys}
+    keys = {stem(k) for k in keys}
     if not terms:  # "watts and others in millijoules?? what are those": two entries named by their headings
-        single = [sec[0].lower() for sec in sections if len(sec[0].split()) == 1 and _stem(sec[0].lower()) in keys]
+        single = [sec[0].lower() for sec in sections if len(sec[0].split()) == 1 and stem(sec[0].lower()) in keys]
         terms = list(dict.fromkeys(single)) if len(set(single)) >= 2 else []
     asked = [] if terms else _asked_term(parsed)
     topics = 2
@@ -840,7 +830,7 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         first = _asked_term(parsed) if not terms else []
         terms, asked = [], first if first and _guide_knows(first[0], sections) else []
         topics = 1 if asked else 2
-        named_words = {_stem(w) for m in parsed.entities for w in _keywords(m.text)}
+        named_words = {stem(w) for m in parsed.entities for w in _keywords(m.text)}
         keys = keys - named_words or keys
     if asked and not _guide_knows(asked[0], sections):
         # "vad är mlperf endpoints?": no entry mentions it; quoting the nearest one would answer
@@ -854,14 +844,14 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     # the derived figure is asked, not the unit
     units = parsed.reading.tagged("measure", *UNIT_MEASURES) if parsed.reading is not None else []
     derived = parsed.reading is not None and parsed.reading.has("measure", "per_accelerator")
-    text_only = {_stem(w) for t in units for w in _keywords(parsed.reading.text[t.start:t.end])} \
+    text_only = {stem(w) for t in units for w in _keywords(parsed.reading.text[t.start:t.end])} \
         if (len({t.value for t in units}) >= 2 or derived) and not parsed.entities else set()
     df = {k: sum(k in heads[id(sec)] | bodies[id(sec)] for sec in sections) for k in keys}
     idf = {k: math.log(1 + len(sections) / n) for k, n in df.items() if n}
 
     # each term's own words ("wan-2.2" for wan-2.2-t2v-a14b): when one term's section is chosen, the
     # other term's words say nothing about it ("wan-2.2 vs qwen3-vl" chose qwen's section twice)
-    own_words = {t: {_stem(w) for m in parsed.entities if m.values and m.values[0].lower() == t
+    own_words = {t: {stem(w) for m in parsed.entities if m.values and m.values[0].lower() == t
                      for w in _keywords(m.text) | _keywords(t)} for t in terms}
 
     def score(section: tuple[str, str, Passage], term: str | None) -> tuple[float, int]:
@@ -934,7 +924,7 @@ def _plainer(best: tuple[str, str, Passage], sections: list[tuple[str, str, Pass
     not "Result ID formats in this data" (whose text holds the example)."""
     words = best[0].split()
     for cut in range(len(words) - 1, 0, -1):
-        if {_stem(w) for w in _keywords(" ".join(words[cut:]))} & keys:
+        if {stem(w) for w in _keywords(" ".join(words[cut:]))} & keys:
             break  # "tokens per second per user": the longer entry's own words are asked
         prefix = " ".join(words[:cut]).lower()
         shorter = next((sec for sec in sections if sec[0].lower() == prefix and sec[2].language == best[2].language),
@@ -955,7 +945,7 @@ def _topic_sections(parsed: Parsed, sections: list[tuple[str, str, Passage]], la
         return []
     out = []
     for topic in sorted(asked):
-        named = {_stem(w) for w in lexicon.topics().get(topic, ())}
+        named = {stem(w) for w in lexicon.topics().get(topic, ())}
         hit = next((sec for sec in sections if named and _stems(sec[0]) & named and sec[0] != exclude), None)
         if hit is not None:
             out.append(_in_language(hit, sections, lang))
@@ -963,7 +953,7 @@ def _topic_sections(parsed: Parsed, sections: list[tuple[str, str, Passage]], la
 
 
 def _own_words(term: str) -> set[str]:
-    return {_stem(w) for w in _keywords(term)} - {_stem(w) for w in _GENERIC}
+    return {stem(w) for w in _keywords(term)} - {stem(w) for w in _GENERIC}
 
 
 def _guide_knows(term: str, sections: list[tuple[str, str, Passage]]) -> bool:
@@ -1062,4 +1052,4 @@ QUOTED_WORDS = 4
 
 def _mentions(heading: str, term: str) -> bool:
     """Whether a heading names a term ("Closed versus open results" names "open")."""
-    return _stem(term.lower()) in {_stem(w) for w in _keywords(heading)}
+    return stem(term.lower()) in {stem(w) for w in _keywords(heading)}

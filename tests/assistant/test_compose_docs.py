@@ -745,7 +745,8 @@ def test_where_a_term_was_seen_does_not_choose_its_entry(catalog, question):
 def test_respectively_maps_each_figure_to_its_item(asked, expected):
     """"a 3.1x and 2.9x improvement for samples/second and queries/second, respectively": the
     figure of the item the question names, not the one standing closest to its word."""
-    from assistant.compose_docs import FIGURES, _nearest, _stem
+    from assistant.compose import stem as _stem
+    from assistant.compose_docs import FIGURES, _nearest
 
     sentence = ("Trillium delivered a 3.1x and 2.9x throughput improvement for samples/second and "
                 "queries/second, respectively, compared to its predecessor.")
@@ -988,3 +989,20 @@ def test_a_term_looked_for_in_vain_quotes_the_entrys_sentence_on_its_leaving(cat
     guide = [Passage(id=f"doc:benchmarks.{lang}.md:0", doc_kind="guide", language=lang, title="Benchmarks",
                      text=body) for lang, body in text.items()]
     assert leaving in define_answer(question, guide, parse(question, catalog), []).answer
+
+
+def test_an_ize_verbs_forms_are_one_word(catalog):
+    """"optimizer tool" asks about the sentence on "optimization": the forms of one "-ize" verb, in either
+    spelling, match; a short word that only ends so ("size", "prize") stays itself."""
+    from assistant.compose import compose_commentary, stem, word_form
+
+    assert {word_form(w) for w in ("optimizer", "optimisation", "optimizations", "optimized")} == {"optimiz"}
+    assert word_form("size") == "size" and word_form("prize") == "prize" and stem("tools") == "tool"
+    page = _doc("v5.1_mlcommons_supplemental-discussion.pdf", 40,
+                "TheStage AI\n\nWe build software for data centers. Our focus is simple – automate the hard parts "
+                "of optimization so models reach production in hours.\n\nTo make this practical, we developed ANNA "
+                "(Automated Neural Networks Accelerator). In this MLPerf Inference v5.1 submission, we used Stable "
+                "Diffusion XL, a text-to-image model, for data centers.", rounds=["v5.1"], source=STATEMENTS)
+    question = "whats the name of the optimizer TheStage AI used with stable diffusion xl in 5.1?"
+    answer = compose_commentary(question, [page], parse(question, catalog))
+    assert "ANNA" in answer.answer, answer.answer
