@@ -19,7 +19,7 @@ from assistant import glossary, lexicon, readout, semantics, templates
 from assistant.notes import Note, localize
 from assistant.answer import Answer, Citation, Passage, Value
 from assistant.parsed import Parsed
-from assistant.shapes.words import noun_after, read_at
+from assistant.shapes.words import noun_after, read_at, unread_named
 from ingest.normalize import NO_ACCELERATOR
 
 # The chip family and chip model a CPU-only system's rows carry: no accelerator.
@@ -724,6 +724,9 @@ def asked_nouns(parsed: Parsed | None) -> set[str]:
                 break
             if len(r.tokens[i].text) >= CLIPPED_MIN:
                 out.add(r.tokens[i].text)
+    named = unread_named(r)
+    if named is not None:  # "what's the tool called": the noun whose name is asked, however short
+        out.add(named)
     for t in r.tagged("cue", "source_weak"):
         # "the article mentions a nickname people use, what is it?": the thing a source is said to
         # name, with "a", is what "it" asks for
@@ -768,7 +771,8 @@ def best_sentences(question: str, text: str, n: int = 2,
     if name_asked:
         # "whats the name of the tool they used": the sentence naming it, at or shortly after the
         # best one about the tool, though it need not say "tool" again
-        about = [t for t in scored if asked & words[-t[1]]]  # the sentences about the noun asked
+        roots = {stem(w) for w in asked}  # the sentences about the noun asked ("tool": "we build tools")
+        about = [t for t in scored if roots & {stem(w) for w in words[-t[1]]}]
         naming = next(((0.0, -i, sentences[i]) for _, first, _ in sorted(about, reverse=True)
                        for i in range(-first, min(-first + 1 + NAME_WINDOW, len(sentences)))
                        if NAMING.search(sentences[i])), None)
@@ -779,7 +783,7 @@ def best_sentences(question: str, text: str, n: int = 2,
 def _name_asked(parsed: Parsed | None) -> bool:
     """Whether the question asks what something is called ("whats the name of", sv "namnet på")."""
     r = parsed.reading if parsed is not None else None
-    return r is not None and r.has("cue", "name_of")
+    return r is not None and r.has("cue", "name_of", "called")
 
 
 def compose_commentary(question: str, passages: list[Passage], parsed: Parsed | None = None) -> Answer:

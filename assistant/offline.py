@@ -98,7 +98,10 @@ def _answer_on(question: str, engine: Any, conversation: Any, previous: dict[str
                     cited = {c.id for a in answers for c in a.citations if c.kind == "doc"}
                     _published_count(question, part_answer, engine, part, part.spec, cited)
         answer = _joined(question, answers)
-        if commentary and parsed.needs_commentary:
+        # a part the table answers may ask what only a document states ("what's the tool called and
+        # how many images a second"): the documents' part is quoted for the whole question
+        if commentary and (parsed.needs_commentary or any(p.needs_commentary and p.spec is not None
+                                                          for p in parsed.parts)):
             _quote_sources(question, answer, engine, parsed, parsed.explicit.get("round"))
         elif commentary and answer.status == "answered" and parsed.reading is not None:
             # "connect tech 4.1: what was their edge box called and what module was inside?": the
@@ -534,7 +537,8 @@ def _want(parsed: Parsed | None, rounds: list[str] | None, catalog: Any = None) 
     names = tuple(dict.fromkeys(n for m in parsed.entities if m.column in _NAMED for n in (m.text, *m.values[:3])))
     r = parsed.reading
     # ... not "whats the lab called": a thing asked by a name no column holds is no term of ours
-    guide = parsed.intent == "define" or (r is not None and r.has("cue", "define") and not words.unknown_asked(r))
+    guide = parsed.intent == "define" or (r is not None and r.has("cue", "define") and not words.unknown_asked(r)
+                                          and not words.unread_named(r))
     publishers = list(r.publishers) if r is not None else []
     written = next((WRITTEN[t.value] for t in r.tags if t.kind == "cue" and t.value in WRITTEN), "") \
         if r is not None else ""

@@ -335,6 +335,9 @@ def _define_applies(ctx: Context) -> bool:
 
 def _define_reads(ctx: Context) -> bool:
     r = ctx.reading
+    # "what's the tool called": a name asked of a thing nothing reads, which a document states
+    if words.unread_named(r) is not None:
+        return False
     # "techarena on the 405b test in v5.0, what's the median input length?": a publisher beside a term,
     # asked with a define cue that only opens a question, asks what the publisher wrote
     if r.publishers and r.matches and all(_opener(t.phrase) for t in r.tagged("cue", "define")):

@@ -19,9 +19,7 @@ TERMS = ("benchmark", "scenario", "division", "availability", "system_type", "un
 
 def read_at(r: Reading, i: int) -> bool:
     """Token i is read: inside an entity name, or under any lexicon phrase (a card's words too)."""
-    tok = r.tokens[i]
-    return any(m.span[0] <= tok.start and tok.end <= m.span[1] for m in r.matches) or any(
-        t.first <= i < t.last for t in r.tags)
+    return _named_at(r, i) or any(t.first <= i < t.last for t in r.tags)
 
 
 def unread(r: Reading) -> list[str]:
@@ -55,7 +53,34 @@ def needs_commentary(r: Reading) -> bool:
     much of what a system or model is made of ("how much memory", "how many parameters"), which
     only documents state, or names a ratio someone stated ("the 2.7x speedup"), which no result
     records; a spec that only describes ("the 141 GB memory version") asks nothing."""
-    return r.has("cue", *SOURCE_CUES, "role", "rule") or asks_specs(r) or quotes_ratio(r) or people_of(r)
+    return r.has("cue", *SOURCE_CUES, "role", "rule") or asks_specs(r) or quotes_ratio(r) or people_of(r) \
+        or unread_named(r) is not None
+
+
+# Words between a name cue ("called", "name of") and the noun whose name it asks.
+NAME_REACH = 4
+QUOTES = "'\"‘’“”"
+
+
+def unread_named(r: Reading) -> str | None:
+    """The noun whose name is asked when nothing reads it ("whats their optimizer tool called",
+    "what was the lab called where juniper tested", "the name of thestage ai's optimizer tool", sv
+    "vad heter deras verktyg"): no column holds such a name, a document may state it. None for a
+    name the table holds ("whats the name of the system that won": "system" is read)."""
+    for tag in r.tagged("cue", "name_of", "called"):
+        if tag.value == "name_of":
+            near = range(tag.last, min(len(r.tokens), tag.last + NAME_REACH))
+        elif tag.last < len(r.tokens) and (_named_at(r, tag.last) or r.text[r.tokens[tag.last].start - 1] in QUOTES):
+            continue  # the name is given ("one scenario is called 'Offline'", "a new one called qwen3-vl")
+        else:
+            near = range(tag.first - 1, max(-1, tag.first - 1 - NAME_REACH), -1)
+        for i in near:
+            word = r.tokens[i].text
+            if any(_tagged_at(r, i, kind) for kind in _NOUN_KINDS) or (_named_at(r, i) and tag.value == "called"):
+                break  # "what was their edge box called": a system's name, which the table holds
+            if word.isalpha() and len(word) >= 3 and not read_at(r, i):
+                return word
+    return None
 
 
 def people_of(r: Reading) -> bool:
@@ -218,9 +243,15 @@ def unknown_asked(r: Reading) -> str | None:
     # preposition
     after = i + 1 + (i + 1 < len(r.tokens) and not read_at(r, i + 1))
     if after < len(r.tokens) and _tagged_at(r, after, "cue", "plain", "lead") \
-            and not _tagged_at(r, after, "cue", "clause", "name_of", "acted", "refers", "pronoun"):
+            and not _tagged_at(r, after, "cue", "clause", "name_of", "called", "acted", "refers", "pronoun"):
         return None
     return word
+
+
+def _named_at(r: Reading, i: int) -> bool:
+    """Token i is inside a name the catalog read."""
+    tok = r.tokens[i]
+    return any(m.span[0] <= tok.start and tok.end <= m.span[1] for m in r.matches)
 
 
 def _tagged_at(r: Reading, index: int, kind: str, *values: str) -> bool:
