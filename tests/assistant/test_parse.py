@@ -453,6 +453,7 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "offline is batch processing, correct?",
     "stämmer det att interactive är för chattar?",
     "who actually runs mlperf? is it nvidia",  # words between "who" and "runs mlperf"
+    "who runs this mlperf thing? is it nvidia?",  # ... and "this" between "runs" and "mlperf"
     "vem är det som håller i mlperf egentligen? är det nvidia",
     "is interactive just server with stricter limits, or is it something else",
     "wan-2.2-t2v-a14b = text to video? or is it something else",
