@@ -274,6 +274,7 @@ def read(question: str, catalog: Catalog) -> Reading:
     tokens = lexicon.tokenize(text)
     language = lexicon.detect_language(tokens, text)
     lex = catalog.lexicon(language)
+    tokens = lex.corrected(tokens)  # "diffrent" is "different" to every later step, not only the tagger
     publishers = catalog.publisher_mentions(text)
     # "nand research's table": a word inside a longer publisher name is part of the name, not the
     # value it would be alone ("research" is rdi); a name that is the whole publisher ("amd") stays

@@ -27,8 +27,7 @@ from ingest.dataset_card import ROUTING_KINDS
 
 HERE = Path(__file__).resolve().parent
 BASE_LANGUAGE = "en"
-# Kinds whose one-word phrases also match a word one typo away (cues never do).
-TYPO_KINDS = ("measure", "operation", "direction", "grouping", "attribute")
+# A word this long one slip away from a word of the lexicon reads as that word.
 TYPO_MIN_LEN = 6
 _FOLD = str.maketrans("åäöéü", "aaoeu")
 
@@ -142,7 +141,7 @@ class Lexicon:
         self.strong = set(strong)
         self._by_word: dict[str, list[_Phrase]] = {}
         self._open: list[_Phrase] = []  # phrases whose first part is a pattern
-        self._single: dict[str, list[_Phrase]] = {}  # one-word phrases of content kinds (for typos)
+        words: set[str] = set()  # every plain word of every phrase: what a typo may be corrected to
         for kind, values in table.items():
             for value, phrases in values.items():
                 # folded spellings, and contractions typed without the apostrophe ("didnt", "isnt")
@@ -154,9 +153,9 @@ class Lexicon:
                         self._open.append(p)
                     else:
                         self._by_word.setdefault(first, []).append(p)
-                    if len(p.parts) == 1 and kind in TYPO_KINDS and not p.at_start and first.isalpha():
-                        self._single.setdefault(first, []).append(p)
-        self._single_words = [w for w in self._single if len(w) >= TYPO_MIN_LEN]
+                    words.update(w for w in p.parts if w.isalpha())
+        self._words = words
+        self._typo_words = sorted(w for w in words if len(w) >= TYPO_MIN_LEN)
         self._tagged: dict[tuple, list[Tag]] = {}
 
     def word_matches(self, part: str, token: str) -> bool:
@@ -200,6 +199,9 @@ class Lexicon:
         return list(hit)
 
     def _tag(self, tokens: list[Token]) -> list[Tag]:
+        return sorted(self._phrases(self.corrected(tokens)), key=lambda t: (t.first, -t.last))
+
+    def _phrases(self, tokens: list[Token]) -> list[Tag]:
         found: list[Tag] = []
         seen: set[tuple[str, str, int, int]] = set()
         for i, tok in enumerate(tokens):
@@ -214,26 +216,26 @@ class Lexicon:
                     continue
                 seen.add(key)
                 found.append(Tag(p.kind, p.value, i, end, tokens[i].start, tokens[end - 1].end, p.text))
-        found += self._typos(tokens, found)
-        return sorted(found, key=lambda t: (t.first, -t.last))
+        return found
 
-    def _typos(self, tokens: list[Token], found: list[Tag]) -> list[Tag]:
-        """Words one slip away from a one-word content phrase ("resutls", "fastets"): tagged as
-        that phrase. Only words no phrase matched, of TYPO_MIN_LEN letters or more, with the same
-        first letter, and never cues (a near miss of "lists" must not make a question commentary)."""
+    def corrected(self, tokens: list[Token]) -> list[Token]:
+        """The tokens with each word one slip away from a word of the lexicon read as that word
+        ("resutls", "fastets", "diffrent", "expain"), so it counts inside longer phrases too ("how is
+        … diffrent from", which a "diff*" pattern alone would not read). Only words the lexicon does
+        not hold, of TYPO_MIN_LEN letters or more, with the same first letter, and never into a shorter
+        form of itself (an ending added is a form, not a slip)."""
         from rapidfuzz import process
         from rapidfuzz.distance import DamerauLevenshtein
 
-        covered = {i for t in found for i in range(t.first, t.last)}
-        out: list[Tag] = []
+        out = list(tokens)
         for i, tok in enumerate(tokens):
             word = tok.text
-            if i in covered or len(word) < TYPO_MIN_LEN or not word.isalpha():
+            if word in self._words or len(word) < TYPO_MIN_LEN or not word.isalpha():
                 continue
-            hit = process.extractOne(word, self._single_words, scorer=DamerauLevenshtein.distance, score_cutoff=1)
-            if hit is None or hit[0][0] != word[0]:
-                continue
-            out += [Tag(p.kind, p.value, i, i + 1, tok.start, tok.end, p.text) for p in self._single[hit[0]]]
+            hit = process.extractOne(word, self._typo_words, scorer=DamerauLevenshtein.distance, score_cutoff=1)
+            # ... but not a longer form of it: "created" is no slip for "create" ("försvan" is one)
+            if hit is not None and hit[0][0] == word[0] and not word.startswith(hit[0]):
+                out[i] = Token(hit[0], tok.start, tok.end)
         return out
 
     def phrases(self, kind: str, value: str) -> list[str]:
