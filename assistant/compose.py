@@ -19,7 +19,7 @@ from assistant import glossary, lexicon, readout, semantics, templates
 from assistant.notes import Note, localize
 from assistant.answer import Answer, Citation, Passage, Value
 from assistant.parsed import Parsed
-from assistant.shapes.words import noun_after, read_at, unread_named
+from assistant.shapes.words import noun_after, read_at, two_asks, unread_named
 from ingest.normalize import NO_ACCELERATOR
 
 # The chip family and chip model a CPU-only system's rows carry: no accelerator.
@@ -797,10 +797,16 @@ def compose_commentary(question: str, passages: list[Passage], parsed: Parsed | 
     by_doc: dict[str, list[Passage]] = {}
     for p in passages:  # documents in retrieval order, each with all of its retrieved chunks
         by_doc.setdefault(p.url or p.title or p.source or p.id, []).append(p)
+    # "which benchmark did they submit to, and what framework ran their submissions?": a sentence for
+    # each ask, so the second is not crowded out by two sentences on the first
+    asks = two_asks(parsed.reading) if parsed is not None else None
     for chunks in list(by_doc.values())[:3]:
         p = chunks[0]
-        sents = best_sentences(question, "\n".join(c.text for c in chunks), 2, asked_nouns(parsed), lang,
-                               name_asked=_name_asked(parsed))
+        text = "\n".join(c.text for c in chunks)
+        sents = best_sentences(question, text, 2, asked_nouns(parsed), lang, name_asked=_name_asked(parsed))
+        if asks and p.doc_kind != "guide":  # (a guide entry is one definition, asked as a whole)
+            each = [s for ask in asks for s in best_sentences(ask, text, 1, asked_nouns(parsed), lang)]
+            sents = sorted(list(dict.fromkeys(each + sents))[:2], key=text.find)  # in the passage's order
         if not sents:
             continue
         src = p.title or p.source or p.id

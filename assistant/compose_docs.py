@@ -599,22 +599,6 @@ ALSO_MIN = 2
 ALSO_RARE_LEN = 6
 # Words that name the document asked ("the pubgpclite article"), never what a sentence of it states.
 _DOCUMENT_WORDS = {"article", "piece", "post", "blog", "statement", "report", "story", "writeup"}
-_SECOND_ASK_GAP = 3  # tokens between "and" and the clause word it opens ("and by how much")
-
-
-def _two_asks(parsed: Parsed) -> tuple[str, str] | None:
-    """A question that asks two things ("how much faster was X than Y, and by how much did software
-    raise Z?"), split where a conjunction is followed closely by a clause word; else None."""
-    r = parsed.reading
-    if r is None:
-        return None
-    clauses = [t.first for t in r.tagged("cue", "clause")]
-    for conj in r.tagged("cue", "conjunction"):
-        if any(conj.last <= c <= conj.last + _SECOND_ASK_GAP for c in clauses):
-            return r.text[:conj.start], r.text[conj.start:]
-    return None
-
-
 def _also_stated(asked: Asked, quote: Quote, passages: list[Passage], asks: tuple[str, str] | None) -> str | None:
     """The sentence of the quoted section that answers the ask of a two-part question which the
     figure's sentence leaves out (it states how much faster X was; the question also asks how much
@@ -664,7 +648,7 @@ def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure
         return _answer(question, text, status="no_data", passages=passages, citations=doc_citations(passages),
                        notes=[templates.text(lang, "docs", "claims_note")])
     p = quote.passage
-    also = _also_stated(asked, quote, quoted, _two_asks(parsed))
+    also = _also_stated(asked, quote, quoted, words.two_asks(parsed.reading))
     pair = [quote.sentence] + ([also] if also else [])
     if also and also in p.text and p.text.index(also) < p.text.index(quote.sentence):
         pair.reverse()  # in the document's order

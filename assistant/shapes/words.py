@@ -377,3 +377,18 @@ def not_one_claim(r: Reading) -> bool:
 def power_order_high(r: Reading) -> bool:
     """"The most power" is the worst power figure."""
     return r.has("direction", "high")
+
+
+SECOND_ASK_GAP = 3  # tokens between "and" and the clause word it opens ("and by how much")
+
+
+def two_asks(r: Reading | None) -> tuple[str, str] | None:
+    """A question that asks two things ("how much faster was X than Y, and by how much did software
+    raise Z?"), split where a conjunction is followed closely by a clause word; else None."""
+    if r is None:
+        return None
+    clauses = [t.first for t in r.tagged("cue", "clause")]
+    for conj in r.tagged("cue", "conjunction"):
+        if any(conj.last <= c <= conj.last + SECOND_ASK_GAP for c in clauses):
+            return r.text[:conj.start], r.text[conj.start:]
+    return None

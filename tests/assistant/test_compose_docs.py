@@ -1006,3 +1006,18 @@ def test_an_ize_verbs_forms_are_one_word(catalog):
     question = "whats the name of the optimizer TheStage AI used with stable diffusion xl in 5.1?"
     answer = compose_commentary(question, [page], parse(question, catalog))
     assert "ANNA" in answer.answer, answer.answer
+
+
+def test_each_ask_of_a_two_part_question_gets_its_sentence(catalog):
+    """"… how many times the throughput …? and how much bigger was the nvlink domain": the two
+    sentences quoted are the best for each ask, not the two best for the first one."""
+    from assistant.compose import compose_commentary
+
+    page = _doc("v5.0_it-online_nvidia-news.md", 0,
+                "GB200 NVL72 reached up to 30x the Llama 3.1 405B throughput of the H200 NVL8 entry. The GB200 NVL72 "
+                "Llama 3.1 405B throughput claim covers the H200 NVL8 entry too. NVIDIA credits an NVLink domain 9x "
+                "larger.", rounds=["v5.0"])
+    question = ("nvidia claimed gb200 nvl72 was up to how many times the llama 3.1 405b throughput of h200 nvl8? "
+                "and how much bigger was the nvlink domain")
+    answer = compose_commentary(question, [page], parse(question, catalog))
+    assert "30x" in answer.answer and "9x larger" in answer.answer, answer.answer
