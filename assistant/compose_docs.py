@@ -850,6 +850,9 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
             math.fsum(idf.get(k, 0.0) for k in (keys - others) & bodies[id(section)])
         return named + said + 2 * (p.language == lang), -len(head.split())  # equal: the plainer heading
 
+    doubted = _doubted(parsed, sections)
+    if doubted is not None:  # "is that legit?": the entry on what the question doubts, whatever it names
+        terms = []
     if len(terms) >= 2:
         # a term's own entry, when the guide has one, is its entry: other entries can share more of the
         # question's words ("nya RAG- och agenttester" chose the entry on the benchmark column twice)
@@ -877,7 +880,8 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         if fits is not None and score(fits, None)[0] - 2 * (fits[2].language == lang) > 0:
             best = fits
         best = _plainer(best, sections, keys) if best is not fits else best
-        if not terms and score(best, None)[0] - 2 * (best[2].language == lang) <= 0:
+        best = doubted or best
+        if not terms and doubted is None and score(best, None)[0] - 2 * (best[2].language == lang) <= 0:
             # no section shares a word with the question ("asdfgh"): nothing to quote, never a random one
             return _answer(question, templates.text(lang, "docs", "no_guide"), status="no_data", passages=passages)
         head, body, p = _in_language(best, sections, lang)
@@ -994,10 +998,17 @@ _NEVER_ACROSS = ("scenario", "units", "division")
 def _compared_kind(parsed: Parsed) -> str | None:
     """The kind of two terms a yes/no question asks to compare ("can I compare Offline with
     Server?", "can I line up tokens/s against samples/s?", "so gpt-oss is just the faster one
-    right?" beside deepseek-r1), when results are never compared across that kind; else None."""
+    right?" beside deepseek-r1), when results are never compared across that kind; or what a
+    question on fairness doubts: systems of different sizes ("size"), or a per-accelerator figure
+    called official ("derived"); else None."""
     r = parsed.reading
     if r is None:
         return None
+    if r.has("cue", "fair"):  # "is that legit?", "kan man jämföra det rakt av med nån som körde 8 gpuer?"
+        if r.has("measure", "per_accelerator"):
+            return "derived"
+        if words.sized(r):
+            return "size"
     if words.benchmarks_only(r) and words.better_of_two(r):
         return "benchmark"
     if not (r.has("operation", "compare") and r.has("cue", "yes_no")):
@@ -1008,6 +1019,15 @@ def _compared_kind(parsed: Parsed) -> str | None:
     if len(parsed.entities) >= 2 and len(kinds) == 1 and (kind := kinds.pop()) in _NEVER_ACROSS:
         return kind
     return None
+
+
+def _doubted(parsed: Parsed, sections: list[tuple[str, str, Passage]]) -> tuple[str, str, Passage] | None:
+    """The guide entry on what a question about fairness doubts (`_compared_kind`): the one whose
+    heading holds the kind's words in topics.toml ("Big systems versus small systems" for a 512-GPU
+    cluster against an 8-GPU server); None for other questions and kinds."""
+    kind = _compared_kind(parsed)
+    named = _stems(" ".join(lexicon.topics().get(kind or "", ())))
+    return next((sec for sec in sections if named and named <= _stems(sec[0])), None)
 
 
 def _about_comparing(p: Passage) -> bool:

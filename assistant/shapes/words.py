@@ -392,3 +392,16 @@ def two_asks(r: Reading | None) -> tuple[str, str] | None:
         if any(conj.last <= c <= conj.last + SECOND_ASK_GAP for c in clauses):
             return r.text[:conj.start], r.text[conj.start:]
     return None
+
+
+# Columns that say how big a tested system is.
+SIZE_COLUMNS = ("total_accelerators", "accelerators_per_node", "number_of_nodes")
+
+
+def sized(r: Reading) -> bool:
+    """The question states a system's size: a number of accelerators or nodes ("a 72 gpu rack", "8
+    gpuer", "en server med 8"), as a condition or a number before a unit word."""
+    numbers = lexicon.load(r.language).numbers
+    return any(c.column in SIZE_COLUMNS for c in r.conditions) or any(
+        t.first > 0 and lexicon.number_value(r.tokens[t.first - 1].text, numbers) is not None
+        for t in r.tagged("unit", *SIZE_COLUMNS))
