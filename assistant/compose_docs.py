@@ -43,6 +43,9 @@ _TIMES_ATTACHED = r"(?<![\w.,])\d+(?:[.,]\d+)?[x×](?![\w])"
 _COUNT_WORDS = "|".join(sorted({w for language in ("en", "sv") for w, n in lexicon.load(language).numbers.items()
                                  if 2 <= n <= 20}, key=len, reverse=True))
 _COUNT_WORD = rf"\b(?:{_COUNT_WORDS})\b(?=\s+[^\W\d_])"
+# Month names, English and Swedish, for a date a document states ("September 9th 2025", "9 april 2026").
+_MONTHS = "|".join(list(calendar.month_name)[1:] + ["januari", "februari", "mars", "maj", "juni", "juli", "augusti",
+                                                    "oktober"] + [m for m in calendar.month_abbr[1:]] + ["Sept"])
 # One word of an organisation's name: capitalised, its hyphenated parts too ("AI-generated" is "AI").
 _NAME_WORD = r"[A-Z][A-Za-z0-9&'’]*(?:[.-][A-Z][A-Za-z0-9]*)*"
 # A word of a person's name: capitalised, then lower case ("Nanduri", "O'Neil", "Jean-Luc"); not a
@@ -67,6 +70,8 @@ FIGURES: dict[str, re.Pattern[str]] = {
                          rf"{_SIZE}", re.I),
     # A person or an organisation: two or more words written like names ("Miro Hodak", "University of
     # Florida"), not product names in capitals ("MLPerf Inference", "AMD Instinct").
+    "date": re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?(?:{_MONTHS})\.?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?"
+                       rf"\d{{4}}\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b(?:19|20)\d{{2}}\b", re.I),
     "person": re.compile(rf"\b{_NAME_PART}(?: (?:of|de|van|von) [A-Z][a-z]+| {_NAME_PART})+"),
     # An organisation: a name of one word or more, in capitals or not ("Google", "Cerebras", "NVIDIA",
     # "Stevens Institute of Technology"); a sentence's first word and a label before ":" are not names.
@@ -102,11 +107,11 @@ _ASKED = [("cue", "organisations", "organisation"), ("measure", "ratio", "ratio"
           ("measure", "efficiency", "efficiency"), ("measure", "latency", "latency"), ("measure", "tokens", "tokens"),
           ("measure", "samples", "samples"), ("measure", "queries", "samples"), ("measure", "power", "power"),
           ("operation", "count", "count"), ("measure", "amount", "amount"),
-          ("cue", "person", "person")]
+          ("cue", "person", "person"), ("cue", "date", "date")]
 
 
 # Figures a question asks for by their kind alone ("who was quoted": a person).
-STATED = {"person", "organisation"}
+STATED = {"person", "organisation", "date"}
 
 
 @dataclass(frozen=True)

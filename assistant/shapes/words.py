@@ -49,11 +49,11 @@ def which_kind(r: Reading) -> str | None:
 
 
 def needs_commentary(r: Reading) -> bool:
-    """The question asks what documents say (why, according to, claims, news, a person's role), or asks how
+    """The question asks what documents say (why, according to, claims, news, a person's role, a date), or asks how
     much of what a system or model is made of ("how much memory", "how many parameters"), which
     only documents state, or names a ratio someone stated ("the 2.7x speedup"), which no result
     records; a spec that only describes ("the 141 GB memory version") asks nothing."""
-    return r.has("cue", *SOURCE_CUES, "role", "rule") or asks_specs(r) or quotes_ratio(r) or people_of(r) \
+    return r.has("cue", *SOURCE_CUES, "role", "rule", "date") or asks_specs(r) or quotes_ratio(r) or people_of(r) \
         or unread_named(r) is not None
 
 
