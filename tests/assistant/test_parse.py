@@ -476,6 +476,8 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "vilket scenario passar ett nattjobb",
     "the server scenario, does that mean a web server?",  # "does … mean" checks what a term means
     "wtf is multistream",
+    "pointpainting benchmark?? never heard of it",  # not knowing a term asks what it is
+    "aldrig hört talas om rgat",
     "vad fan är rdi",
     "what does the stable-diffusion-xl test generate",
     "vad genererar stable diffusion-testet?",
