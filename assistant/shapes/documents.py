@@ -338,9 +338,10 @@ def _define_reads(ctx: Context) -> bool:
     # "what's the tool called": a name asked of a thing nothing reads, which a document states
     if words.unread_named(r) is not None:
         return False
-    # "är inte det orättvist att jämföra dom??": whether a comparison is fair is the guide's to say,
-    # whatever sizes or names it states; a ranking or a count still asks for results
-    if r.has("cue", "fair") and not r.has("direction") and not r.has("operation", "count", "list"):
+    # "är inte det orättvist att jämföra dom??", "betyder det att mi355x är bäst?": whether a comparison
+    # is fair is the guide's to say, whatever sizes, names or rankings it states; a count or a list
+    # still asks for results
+    if r.has("cue", "fair") and not r.has("operation", "count", "list"):
         return True
     # "techarena on the 405b test in v5.0, what's the median input length?": a publisher beside a term,
     # asked with a define cue that only opens a question, asks what the publisher wrote

@@ -17,6 +17,9 @@ from assistant.offline import answer_question
      "multi-node cluster"),
     ("crusoe hade typ 512 mi355x i 6.1. kan man jämföra det rakt av med nån som körde 8 gpuer?",
      "Inte rakt av: ett system med fler acceleratorer", "kluster"),
+    # a ranking it draws from a big system's total is what it doubts
+    ("nvidia had the highest llama 2 70b result with 72 gpus in 6.1, does that mean that nvidia's chip is the best?",
+     "Not directly: a system with more accelerators", "rack-scale"),
     # the sizes it states are no filter on the table
     ("hur kan ett rack med 72 gpuer slå en server med 8, är inte det orättvist att jämföra dom??",
      "Inte rakt av: ett system med fler acceleratorer", "kluster"),
