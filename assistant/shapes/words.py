@@ -68,10 +68,11 @@ def unread_named(r: Reading) -> str | None:
     "vad heter deras verktyg"): no column holds such a name, a document may state it. None for a
     name the table holds ("whats the name of the system that won": "system" is read)."""
     for tag in r.tagged("cue", "name_of", "called"):
+        given = tag.last < len(r.tokens) and r.text[r.tokens[tag.last].start - 1] in QUOTES
+        if given or (tag.value == "called" and tag.last < len(r.tokens) and _named_at(r, tag.last)):
+            continue  # the name is given ("one scenario is called 'Offline'", "a new one called qwen3-vl")
         if tag.value == "name_of":
             near = range(tag.last, min(len(r.tokens), tag.last + NAME_REACH))
-        elif tag.last < len(r.tokens) and (_named_at(r, tag.last) or r.text[r.tokens[tag.last].start - 1] in QUOTES):
-            continue  # the name is given ("one scenario is called 'Offline'", "a new one called qwen3-vl")
         else:
             near = range(tag.first - 1, max(-1, tag.first - 1 - NAME_REACH), -1)
         for i in near:
