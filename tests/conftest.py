@@ -57,6 +57,15 @@ def results_table(shared_data):
 
 
 @pytest.fixture(scope="session")
+def catalog(results_table):
+    """The catalog of the whole table: what the reader resolves names against (a module may
+    define its own, from a smaller table)."""
+    from assistant.catalog import Catalog
+
+    return Catalog.from_table(results_table)
+
+
+@pytest.fixture(scope="session")
 def store_settings(tmp_path_factory, shared_data):
     """Settings pointing at a store built by one real ingest of the default data."""
     from ingest.pipeline import run_ingest

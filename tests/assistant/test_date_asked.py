@@ -5,15 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.catalog import Catalog
 from assistant.conversation import Conversation
 from assistant.offline import answer_question
 from assistant.parse import parse
-
-
-@pytest.fixture(scope="module")
-def catalog(results_table) -> Catalog:
-    return Catalog.from_table(results_table)
 
 
 @pytest.mark.parametrize("question", [

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from assistant import lexicon
-from assistant.catalog import Catalog
 from assistant.parse import parse
 
 
@@ -20,11 +19,6 @@ from assistant.parse import parse
 def test_a_slip_reads_as_the_word(typed, read):
     lex = lexicon.load("en")
     assert " ".join(t.text for t in lex.corrected(lexicon.tokenize(typed))) == read
-
-
-@pytest.fixture(scope="module")
-def catalog(results_table) -> Catalog:
-    return Catalog.from_table(results_table)
 
 
 @pytest.mark.parametrize("question", [
