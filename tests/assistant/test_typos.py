@@ -27,3 +27,10 @@ def test_a_slip_reads_as_the_word(typed, read):
 ])
 def test_a_definition_asked_with_a_typo_is_a_definition(catalog, question):
     assert parse(question, catalog).intent == "define"
+
+
+def test_a_swedish_verb_is_no_company_and_a_genitive_no_unknown_name(catalog):
+    """"kan man bara dela systemets resultat …": "dela" (divide) is no misspelt Dell, and "systemets"
+    is the system's, not a name the data lacks."""
+    parsed = parse("kan man bara dela systemets resultat med antalet gpu:er för att få en siffra per gpu?", catalog)
+    assert parsed.status != "no_data" and not any(m.values[:1] == ["Dell"] for m in parsed.entities)
