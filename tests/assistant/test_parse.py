@@ -477,6 +477,7 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "the server scenario, does that mean a web server?",  # "does … mean" checks what a term means
     "wtf is multistream",
     "pointpainting benchmark?? never heard of it",  # not knowing a term asks what it is
+    "offline vs server?? im trying to figure out which one to look at for a chatbot api",  # no top-1 of anything
     "aldrig hört talas om rgat",
     "vad fan är rdi",
     "what does the stable-diffusion-xl test generate",
