@@ -788,9 +788,6 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     compares them when the guide has one ("Closed versus open results")."""
     lang = parsed.language
     sections = _sections(passages)
-    if parsed.reading is not None and parsed.reading.has("cue", "fair"):
-        # "can i trust those vendor vs vendor comparisons?": the guide's page on comparing results answers
-        sections = [sec for sec in sections if _about_comparing(sec[2])] or sections
     named = {c.lower() for c in choices}  # "which scenario …": a scenario's own section answers, if one fits
     own = [sec for sec in sections if sec[0].lower() in named]
     if not sections:

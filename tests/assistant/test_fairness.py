@@ -20,9 +20,6 @@ from assistant.offline import answer_question
     # a ranking it draws from a big system's total is what it doubts
     ("nvidia had the highest llama 2 70b result with 72 gpus in 6.1, does that mean that nvidia's chip is the best?",
      "Not directly: a system with more accelerators", "rack-scale"),
-    # a vendor's headline doubted: the entry on there being no overall winner
-    ("my boss saw a headline that amd 'beat' nvidia in mlperf. can i trust those vendor vs vendor comparisons?",
-     "“", "no single overall score"),
     # the sizes it states are no filter on the table
     ("hur kan ett rack med 72 gpuer slå en server med 8, är inte det orättvist att jämföra dom??",
      "Inte rakt av: ett system med fler acceleratorer", "kluster"),

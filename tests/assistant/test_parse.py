@@ -478,6 +478,7 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "wtf is multistream",
     "pointpainting benchmark?? never heard of it",  # not knowing a term asks what it is
     "offline vs server?? im trying to figure out which one to look at for a chatbot api",  # no top-1 of anything
+    "my boss saw a headline that amd 'beat' nvidia in mlperf. can i trust those vendor vs vendor comparisons?",
     "aldrig hört talas om rgat",
     "vad fan är rdi",
     "what does the stable-diffusion-xl test generate",
