@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from assistant.conversation import Conversation
@@ -67,9 +69,12 @@ def test_a_power_result_says_its_units(engine, question):
 ])
 def test_a_unit_per_gpu_asked_about_is_the_derived_figure(engine, question, opening):
     """"tokens per second per GPU": the per-accelerator figure is asked (is it official?), not the
-    unit tokens per second; where the user saw it (an article) asks no document."""
+    unit tokens per second; where the user saw it (an article) asks no document. Asked whether it is
+    official, the answer says no before it quotes the entry."""
     answer = _ask(engine, question)
-    assert answer.answer.lstrip("“”\"").lower().startswith(opening), answer.answer
+    lead, quote = re.split("[“”]", answer.answer, maxsplit=1)
+    assert lead.startswith(("Not as an official figure", "Inte som en officiell siffra")), answer.answer
+    assert quote.lower().startswith(opening), answer.answer
 
 
 @pytest.mark.parametrize("question", [
