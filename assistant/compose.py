@@ -800,12 +800,13 @@ def compose_commentary(question: str, passages: list[Passage], parsed: Parsed | 
     # "which benchmark did they submit to, and what framework ran their submissions?": a sentence for
     # each ask, so the second is not crowded out by two sentences on the first
     asks = two_asks(parsed.reading) if parsed is not None else None
+    nouns, name_asked = asked_nouns(parsed), _name_asked(parsed)  # the question's, the same for every document
     for chunks in list(by_doc.values())[:3]:
         p = chunks[0]
         text = "\n".join(c.text for c in chunks)
-        sents = best_sentences(question, text, 2, asked_nouns(parsed), lang, name_asked=_name_asked(parsed))
+        sents = best_sentences(question, text, 2, nouns, lang, name_asked=name_asked)
         if asks and p.doc_kind != "guide":  # (a guide entry is one definition, asked as a whole)
-            each = [s for ask in asks for s in best_sentences(ask, text, 1, asked_nouns(parsed), lang)]
+            each = [s for ask in asks for s in best_sentences(ask, text, 1, nouns, lang)]
             sents = sorted(list(dict.fromkeys(each + sents))[:2], key=text.find)  # in the passage's order
         if not sents:
             continue

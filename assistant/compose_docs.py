@@ -855,7 +855,8 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
             math.fsum(idf.get(k, 0.0) for k in (keys - others) & bodies[id(section)])
         return named + said + 2 * (p.language == lang), -len(head.split())  # equal: the plainer heading
 
-    doubted = _doubted(parsed, sections)
+    compared = _compared_kind(parsed)
+    doubted = _doubted(compared, sections)
     if doubted is not None:  # "is that legit?": the entry on what the question doubts, whatever it names
         terms = []
     if len(terms) >= 2:
@@ -902,8 +903,8 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
             text += " " + templates.text(lang, "docs", "define", quote=" ".join(
                 _sentences(extra[1])[:TERMS_SENTENCES] or [extra[1][:300]]), title=extra[2].title or extra[2].id)
             cited.append(extra[2])
-    if (kind := _compared_kind(parsed)) is not None:  # "can I compare Offline with Server?": no
-        text = templates.text(lang, "docs", f"not_comparable_{kind}") + " " + text
+    if compared is not None:  # "can I compare Offline with Server?": no
+        text = templates.text(lang, "docs", f"not_comparable_{compared}") + " " + text
     if facts:
         text += " " + " ".join(facts)
     return _answer(question, text, passages=cited + [q for q in passages if q not in cited],
@@ -1026,11 +1027,10 @@ def _compared_kind(parsed: Parsed) -> str | None:
     return None
 
 
-def _doubted(parsed: Parsed, sections: list[tuple[str, str, Passage]]) -> tuple[str, str, Passage] | None:
-    """The guide entry on what a question about fairness doubts (`_compared_kind`): the one whose
+def _doubted(kind: str | None, sections: list[tuple[str, str, Passage]]) -> tuple[str, str, Passage] | None:
+    """The guide entry on what a question about fairness doubts (its `_compared_kind`): the one whose
     heading holds the kind's words in topics.toml ("Big systems versus small systems" for a 512-GPU
     cluster against an 8-GPU server); None for other questions and kinds."""
-    kind = _compared_kind(parsed)
     named = _stems(" ".join(lexicon.topics().get(kind or "", ())))
     return next((sec for sec in sections if named and named <= _stems(sec[0])), None)
 
