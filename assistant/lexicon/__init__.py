@@ -49,6 +49,7 @@ def undotted(text: str) -> str:
 KINDS = ("measure", "operation", "direction", "grouping", "scope", "cue", "attribute", "comparator", "unit")
 GAP = 8  # words a "…" may skip (a name such as "the agentic edge benchmark in 6.1" is several)
 TAG_CACHE = 64  # questions whose tags a lexicon remembers
+SLIP_CACHE = 4096  # typed words whose correction the lexicons remember
 
 _TOKEN = re.compile(
     r"\d{1,3}(?:[,\u00a0\u202f]\d{3})+(?:\.\d+)?"  # 1,136,100 (one number)
@@ -224,19 +225,22 @@ class Lexicon:
         … diffrent from", which a "diff*" pattern alone would not read). Only words the lexicon does
         not hold, of TYPO_MIN_LEN letters or more, with the same first letter, and never into a shorter
         form of itself (an ending added is a form, not a slip)."""
+        return [tok if (word := self._slip(tok.text)) == tok.text else Token(word, tok.start, tok.end)
+                for tok in tokens]
+
+    @lru_cache(maxsize=SLIP_CACHE)
+    def _slip(self, word: str) -> str:
+        """The lexicon word a typed word is a slip for, else the word itself. Remembered: the reader
+        corrects a question's tokens and then tags them, and tagging corrects again for its other
+        callers, so without it every unknown word of every question was searched for twice."""
+        if word in self._words or len(word) < TYPO_MIN_LEN or not word.isalpha():
+            return word
         from rapidfuzz import process
         from rapidfuzz.distance import DamerauLevenshtein
 
-        out = list(tokens)
-        for i, tok in enumerate(tokens):
-            word = tok.text
-            if word in self._words or len(word) < TYPO_MIN_LEN or not word.isalpha():
-                continue
-            hit = process.extractOne(word, self._typo_words, scorer=DamerauLevenshtein.distance, score_cutoff=1)
-            # ... but not a longer form of it: "created" is no slip for "create" ("försvan" is one)
-            if hit is not None and hit[0][0] == word[0] and not word.startswith(hit[0]):
-                out[i] = Token(hit[0], tok.start, tok.end)
-        return out
+        hit = process.extractOne(word, self._typo_words, scorer=DamerauLevenshtein.distance, score_cutoff=1)
+        # ... but not a longer form of it: "created" is no slip for "create" ("försvan" is one)
+        return hit[0] if hit is not None and hit[0][0] == word[0] and not word.startswith(hit[0]) else word
 
     def phrases(self, kind: str, value: str) -> list[str]:
         return list(self.table.get(kind, {}).get(value, []))
