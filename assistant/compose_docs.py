@@ -45,7 +45,7 @@ _COUNT_WORDS = "|".join(sorted({w for language in ("en", "sv") for w, n in lexic
 _COUNT_WORD = rf"\b(?:{_COUNT_WORDS})\b(?=\s+[^\W\d_])"
 # Month names, English and Swedish, for a date a document states ("September 9th 2025", "9 april 2026").
 _MONTHS = "|".join(list(calendar.month_name)[1:] + ["januari", "februari", "mars", "maj", "juni", "juli", "augusti",
-                                                    "oktober"] + [m for m in calendar.month_abbr[1:]] + ["Sept"])
+                                                    "oktober"] + list(calendar.month_abbr)[1:] + ["Sept"])
 # One word of an organisation's name: capitalised, its hyphenated parts too ("AI-generated" is "AI").
 _NAME_WORD = r"[A-Z][A-Za-z0-9&'’]*(?:[.-][A-Z][A-Za-z0-9]*)*"
 # A word of a person's name: capitalised, then lower case ("Nanduri", "O'Neil", "Jean-Luc"); not a

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
-JOINT = re.compile(r"[_+&]")  # between the parties of a joint submitter's name
+_JOINT = re.compile(r"[_+&]")  # between the parties of a joint submitter's name
 
 
-def name_words(text: str) -> str:
+def _name_words(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
@@ -19,12 +19,11 @@ def same_name(who: str, name: str) -> bool:
     Brief", "itbrief"; "University-of-Florida"), or with more words after it ("Dell Technologies" is
     Dell, "TheStage AI" is The_Stage). A joint submitter named "A_B" or "A+B" is each of its
     parties, and the whole name too (an underscore may also stand for a space)."""
-    who = name_words(who)
+    who = _name_words(who)
     if not who:
         return False
     heads = {"".join(who.split()[:n]) for n in range(1, len(who.split()) + 1)}  # "thestage", "thestageai"
-    if name_words(name).replace(" ", "") in heads:
+    if _name_words(name).replace(" ", "") in heads:
         return True
     return any(who.replace(" ", "") == party.replace(" ", "") or who.startswith(party + " ")
-               or party.startswith(who + " ") for party in map(name_words, JOINT.split(name)) if party)
-
+               or party.startswith(who + " ") for party in map(_name_words, _JOINT.split(name)) if party)

@@ -59,7 +59,7 @@ def needs_commentary(r: Reading) -> bool:
 
 # Words between a name cue ("called", "name of") and the noun whose name it asks.
 NAME_REACH = 4
-QUOTES = "'\"‘’“”"
+_QUOTES = "'\"‘’“”"
 
 
 def unread_named(r: Reading) -> str | None:
@@ -68,7 +68,7 @@ def unread_named(r: Reading) -> str | None:
     "vad heter deras verktyg"): no column holds such a name, a document may state it. None for a
     name the table holds ("whats the name of the system that won": "system" is read)."""
     for tag in r.tagged("cue", "name_of", "called"):
-        given = tag.last < len(r.tokens) and r.text[r.tokens[tag.last].start - 1] in QUOTES
+        given = tag.last < len(r.tokens) and r.text[r.tokens[tag.last].start - 1] in _QUOTES
         if given or (tag.value == "called" and tag.last < len(r.tokens) and _named_at(r, tag.last)):
             continue  # the name is given ("one scenario is called 'Offline'", "a new one called qwen3-vl")
         if tag.value == "name_of":
