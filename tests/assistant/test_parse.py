@@ -477,6 +477,9 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "the server scenario, does that mean a web server?",  # "does … mean" checks what a term means
     "wtf is multistream",
     "pointpainting benchmark?? never heard of it",  # not knowing a term asks what it is
+    "people keep saying disaggregated serving in the nvidia stuff. eli5?",  # ... or asks it explained simply
+    "rgat?? saw it in the benchmark list and have no clue what it is",
+    "tpot?? ingen aning vad det är",
     "offline vs server?? im trying to figure out which one to look at for a chatbot api",  # no top-1 of anything
     "my boss saw a headline that amd 'beat' nvidia in mlperf. can i trust those vendor vs vendor comparisons?",
     "aldrig hört talas om rgat",
