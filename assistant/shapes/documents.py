@@ -66,11 +66,18 @@ def _benchmarks_compared(ctx: Context) -> bool:
 
 def _bare_term(ctx: Context) -> bool:
     """"loadgen??", "fp4?", "preview = ?": a word or two and nothing else asks what the word means
-    (a benchmark named alone still asks for its results, and a chip or a company for theirs)."""
+    (a benchmark named alone still asks for its results, and a chip or a company for theirs; but a
+    benchmark with a doubled mark, "dlrm??", is puzzlement: what is it)."""
     r = ctx.reading
     named = {m.column for m in r.matches}
-    return 0 < len(r.tokens) <= 2 and not r.has("operation") and not r.conditions and not r.has("cue", "greeting") \
-        and named <= set(TERMS) - {"benchmark"}
+    terms = set(TERMS) if _PUZZLED.search(r.text) else set(TERMS) - {"benchmark"}
+    # a name is one word however many tokens it spans ("gpt-oss-120b")
+    loose = [t for t in r.tokens if not any(s <= t.start < e for s, e in (m.span for m in r.matches))]
+    return 0 < len(loose) + len(r.matches) <= 2 and not r.has("operation") and not r.conditions \
+        and not r.has("cue", "greeting") and named <= terms
+
+
+_PUZZLED = re.compile(r"\?\s*\?\s*$")  # "dlrm??", "dlrm ? ?"
 
 
 def _asked_last(ctx: Context) -> bool:

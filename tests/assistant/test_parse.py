@@ -468,6 +468,7 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "llama2-70b-99 vs the stricter llama2-70b-99.9, what changed",  # two benchmarks, no round: no trend
     "vad har ändrats mellan llama2-70b-99 och llama2-70b-99.9?",
     "gpt-oss-120b = ?",  # "=" asks what it is, a benchmark too
+    "gpt-oss-120b??",  # ... and so does a doubled mark
     "is 99.9 better than 99? i see llama2-70b-99 and llama2-70b-99.9",  # two benchmarks: never ranked
     "gpt-oss-120b does way more tokens/s than wan-2.2-t2v-a14b, so it's just the faster one right?",
     "wan-2.2-t2v-a14b in mlperf = video generation?",  # ... or checks what it is
