@@ -872,8 +872,8 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
             kinds = {m.column for m in parsed.entities}
             both = [sec for sec in sections if any(_mentions(sec[0], kind) for kind in kinds)
                     and _about_comparing(sec[2])]
-        if both:
-            chosen.append(_in_language(max(both, key=lambda sec: score(sec, None)), sections, lang))
+        if both:  # the entry that compares them says the difference: it comes first, then each term's own
+            chosen.insert(0, _in_language(max(both, key=lambda sec: score(sec, None)), sections, lang))
         chosen = list({id(sec): sec for sec in chosen}.values())
         quotes = [templates.text(lang, "docs", "define",
                                  quote=" ".join(_sentences(body)[:TERMS_SENTENCES] or [body[:300]]),

@@ -130,3 +130,20 @@ def test_a_quoted_term_gets_its_entry_which_names_who_made_the_models(engine, qu
     answer = _ask(engine, question)
     assert answer.answer.lstrip("“”\"").startswith(opening), answer.answer
     assert all(m in answer.answer for m in makers), answer.answer
+
+
+
+@pytest.mark.parametrize("question, opening, follows", [
+    ("whats the difference between server and interactive", "Server and Interactive differ in how strict",
+     "Interactive is the scenario"),
+    ("vad är skillnaden mellan server och interactive? låter som samma sak", "Server och Interactive skiljer sig",
+     "Interactive är det scenario"),
+    ("offline vs server??", "Offline and Server differ in how the work arrives", "Offline is the scenario"),
+    ("singlestream eller multistream, vad är skillnaden?", "SingleStream och MultiStream är båda latensscenarier",
+     "MultiStream är det edge-scenario"),
+])
+def test_two_scenarios_asked_together_open_with_the_entry_that_compares_them(engine, question, opening, follows):
+    """The difference is what was asked: the entry on both says it first; each one's own entry follows."""
+    answer = _ask(engine, question)
+    assert answer.answer.lstrip("“”\"").startswith(opening), answer.answer
+    assert follows in answer.answer, answer.answer
