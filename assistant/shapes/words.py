@@ -79,9 +79,22 @@ def unread_named(r: Reading) -> str | None:
             word = r.tokens[i].text
             if any(_tagged_at(r, i, kind) for kind in _NOUN_KINDS) or (_named_at(r, i) and tag.value == "called"):
                 break  # "what was their edge box called": a system's name, which the table holds
+            if _noun_owning(r, word):
+                break  # "the winning system's name": the same, said with a possessive
+            word = re.sub(r"['’]s$", "", word)  # "the startup's name": the startup's
             if word.isalpha() and len(word) >= 3 and not read_at(r, i):
                 return word
     return None
+
+
+def _noun_owning(r: Reading, word: str) -> bool:
+    """"system's": a possessive whose noun the lexicon reads as a column's noun (the tokens keep the
+    "'s", so the tags miss it)."""
+    base = re.sub(r"['’]s$", "", word)
+    if base == word:
+        return False
+    lex = lexicon.load(r.language)
+    return any(t.kind in _NOUN_KINDS for t in lex.tag(lexicon.tokenize(base)))
 
 
 def people_of(r: Reading) -> bool:
