@@ -492,6 +492,7 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
     names = [n.lower() for n in asked.names]
     publishers = [n.lower() for n in asked.publishers]
     scored: list[tuple[float, int, Quote]] = []
+    speaks_for: set[int] = set()  # ranks of sentences whose person is only the statement's owner
     by_asked: dict[str, bool] = {}  # passage id -> written by a name asked
     for rank, (p, sentence) in enumerate(candidates):
         lowered = sentence.lower()
@@ -525,6 +526,7 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
             near = 2.0 if any(abs(position - x) <= 60 for x in says) else 0.0
             if position < 0:  # nobody named: the statement's owner speaks, a weaker reading
                 near -= 1.0
+                speaks_for.add(rank)
             elif figure == "person" and not near and found in sentence:
                 continue  # "Notices & Disclaimers Performance": capitals with nobody speaking (an
                 # abbreviation the document defines, "UF", stands for a name it gave)
@@ -545,6 +547,10 @@ def ranked_quotes(asked: Asked, passages: list[Passage], figure: str, own: bool 
     # `own`: only those (a figure beside a table answer is the named source's own, or none)
     if own or any(written for _, _, written, _ in scored):
         scored = [t for t in scored if t[2]]
+    # "whats the guys name": a person asked is a person named; the owner, an organisation, answers
+    # only when no sentence names anyone
+    if figure == "person" and any(t[1] not in speaks_for for t in scored):
+        scored = [t for t in scored if t[1] not in speaks_for]
     return [(score, quote) for score, _, _, quote in sorted(scored, key=lambda t: (-t[0], t[1]))]
 
 

@@ -37,6 +37,8 @@ def test_a_name_asked_is_no_definition(catalog):
 @pytest.mark.parametrize("question, wanted", [
     ("what was the lab called where juniper tested", ["Ops4AI"]),
     # a person's name asked last, of a company the sentence before only describes
+    ("the immersion-cooling gpu cloud by firmus had an exec quoted in the v4.1 supplemental discussion. "
+     "whats the guys name", ["Kearney"]),
     ("firmus immersionskylda moln citerade en chef i v4.1-diskussionen. vad heter killen?", ["Kearney"]),
     # the table answers the images a second; the part asking the name gets the documents' sentence
     ("there was a small startup in 5.1 that made some auto-optimizer for stable diffusion xl. what's the tool "
