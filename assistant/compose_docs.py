@@ -107,7 +107,7 @@ _ASKED = [("cue", "organisations", "organisation"), ("measure", "ratio", "ratio"
           ("measure", "efficiency", "efficiency"), ("measure", "latency", "latency"), ("measure", "tokens", "tokens"),
           ("measure", "samples", "samples"), ("measure", "queries", "samples"), ("measure", "power", "power"),
           ("operation", "count", "count"), ("measure", "amount", "amount"),
-          ("cue", "person", "person"), ("cue", "date", "date")]
+          ("cue", "person", "person"), ("cue", "people_of", "person"), ("cue", "date", "date")]
 
 
 # Figures a question asks for by their kind alone ("who was quoted": a person).

@@ -14,6 +14,11 @@ from assistant.offline import answer_question
      "are their positions?", ["Yide Ran", "Zhaozhuo Xu", "assistant professor"]),
     ("de två forskarna från stevens institute som lämnade in med lambda i 6.0, vad heter de och vilka roller har "
      "de?", ["Yide Ran", "Zhaozhuo Xu"]),
+    # "the people behind" a submission: its statement's people, not the table's rows for its partner
+    ("stevens institute of technology was new in v6.0 together with lambda. who were the people behind that "
+     "submission?", ["Yide Ran", "Zhaozhuo Xu"]),
+    ("stevens institute of technology var nya i v6.0 tillsammans med lambda. vilka var personerna bakom det "
+     "bidraget?", ["Yide Ran", "Zhaozhuo Xu"]),
 ])
 def test_the_people_of_an_organisation_are_quoted_from_its_statement(engine, question, wanted):
     answer = answer_question(question, engine=engine, conversation=Conversation(), settings=engine.settings)
