@@ -73,6 +73,11 @@ def compact(text: str) -> str:
     return "".join(m.group(0) for m in _TOKEN.finditer(text.lower()))
 
 
+def _split_by_slash(text: str, window: list[tuple[str, int, int]]) -> bool:
+    """Words a slash parts are two words: "w/ an" (with an) is no "wan", "b200/h200" no one chip."""
+    return any("/" in text[a[2]:b[1]] for a, b in zip(window, window[1:]))
+
+
 def _digits(text: str) -> str:
     return "".join(ch for ch in text if ch.isdigit())
 
@@ -361,6 +366,8 @@ class Catalog:
                 if any(taken[i:i + size]):
                     continue
                 window = tokens[i:i + size]
+                if _split_by_slash(text, window):
+                    continue
                 key = "".join(t for t, _, _ in window)
                 entries, score = self._index.get(key), 100.0
                 if not entries and key.endswith("s") and (_PLURAL_MODEL.match(key) or len(key) >= 4):

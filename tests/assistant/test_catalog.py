@@ -274,3 +274,9 @@ def test_a_fuzzy_match_takes_no_plain_word_beside_a_name(catalog, text, name):
     likeness "both" was lost; plain words ("both", "all", sv "båda") are never part of a fuzzy name."""
     spans = [text[m.span[0]:m.span[1]] for m in catalog.resolve(text)]
     assert spans == [name], spans
+
+
+def test_words_a_slash_parts_are_not_joined_into_a_name(catalog):
+    """"w/ an" is "with an": joining its words gives "wan", an alias of wan-2.2-t2v-a14b."""
+    assert not [m for m in catalog.resolve("inventec in 6.0 w/ an air cooled epyc") if m.column == "benchmark"]
+    assert [m.values for m in catalog.resolve("wan 2.2 results") if m.column == "benchmark"] == [("wan-2.2-t2v-a14b",)]
