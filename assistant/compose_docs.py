@@ -879,7 +879,15 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
             both = [sec for sec in sections if any(_mentions(sec[0], kind) for kind in kinds)
                     and _about_comparing(sec[2])]
         if both:  # the entry that compares them says the difference: it comes first, then each term's own
-            chosen.insert(0, _in_language(max(both, key=lambda sec: score(sec, None)), sections, lang))
+            # (the question's own label first, "datacenter,edge"; then the best fit; between equals, an
+            # entry "X versus Y", which compares them, over a plainer heading that only names both)
+            said_whole = question.lower()
+
+            def fit(sec: tuple[str, str, Passage]) -> tuple[bool, float, bool, int]:
+                value, plain = score(sec, None)
+                return sec[0].lower() in said_whole, value, " versus " in sec[0], plain
+
+            chosen.insert(0, _in_language(max(both, key=fit), sections, lang))
         chosen = list({id(sec): sec for sec in chosen}.values())
         quotes = [templates.text(lang, "docs", "define",
                                  quote=" ".join(_sentences(body)[:TERMS_SENTENCES] or [body[:300]]),

@@ -141,8 +141,12 @@ def test_a_quoted_term_gets_its_entry_which_names_who_made_the_models(engine, qu
     ("offline vs server??", "Offline and Server differ in how the work arrives", "Offline is the scenario"),
     ("singlestream eller multistream, vad är skillnaden?", "SingleStream och MultiStream är båda latensscenarier",
      "MultiStream är det edge-scenario"),
+    # the suites too; an entry that only names both ("datacenter,edge", a label) does not compare them
+    ("how do edge results differ from datacenter ones?", "Datacenter and edge results differ", "Edge is the"),
+    ("vad är skillnaden mellan edge och datacenter?", "Datacenter- och edge-resultat skiljer sig", "Edge är den"),
+    ("datacenter,edge - what does that label mean", 'datacenter,edge" is a system-type label', "Edge is the"),
 ])
-def test_two_scenarios_asked_together_open_with_the_entry_that_compares_them(engine, question, opening, follows):
+def test_two_terms_asked_together_open_with_the_entry_that_compares_them(engine, question, opening, follows):
     """The difference is what was asked: the entry on both says it first; each one's own entry follows."""
     answer = _ask(engine, question)
     assert answer.answer.lstrip("“”\"").startswith(opening), answer.answer
