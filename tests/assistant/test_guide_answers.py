@@ -151,3 +151,15 @@ def test_two_terms_asked_together_open_with_the_entry_that_compares_them(engine,
     answer = _ask(engine, question)
     assert answer.answer.lstrip("“”\"").startswith(opening), answer.answer
     assert follows in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question, said", [
+    ("whats rgat. graph what?", "network of items joined by links"),
+    ("vad är rgat? graf vadå?", "nätverk av saker som är sammanlänkade"),
+    ("is gpt-j the same thing as llama3.1-8b?", "the same task as GPT-J, which it replaced in v5.1"),
+    ("är gpt-j samma sak som llama3.1-8b?", "samma uppgift som GPT-J, som det ersatte i v5.1"),
+])
+def test_an_entry_says_what_a_non_specialist_asks_next(engine, question, said):
+    """What a graph is, beside the graph benchmark; how the successor relates to what it replaced."""
+    answer = _ask(engine, question)
+    assert said in answer.answer, answer.answer
