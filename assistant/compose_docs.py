@@ -809,6 +809,7 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     quoted = [sec[0].lower() for quote in said for sec in sections if all(_mentions(sec[0], w) for w in quote)]
     if quoted and not set(quoted) & set(terms):
         terms = quoted[:1]
+    terms = _family_apart(parsed, terms, sections)
     keys = _define_keys(question, parsed)
 
     # a word few sections use says more than one most do ("framework" over "results"); words match
@@ -923,6 +924,18 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         text += " " + " ".join(facts)
     return _answer(question, text, passages=cited + [q for q in passages if q not in cited],
                    citations=doc_citations(cited), notes=[templates.text(lang, "docs", "guide_note")])
+
+
+def _family_apart(parsed: Parsed, terms: list[str], sections: list[tuple[str, str, Passage]]) -> list[str]:
+    """"why are there two llama2 70b benchmarks … what's the difference": a name that stands for
+    several benchmarks, asked how they differ, is each of them, where the guide has its entry."""
+    r = parsed.reading
+    if len(terms) != 1 or r is None or not r.has("cue", "differ"):
+        return terms
+    headings = {sec[0].lower() for sec in sections}
+    family = next((m.values for m in parsed.entities if m.values and m.values[0].lower() == terms[0]), ())
+    keys = [v.lower() for v in family if v.lower() in headings]
+    return keys if len(keys) >= 2 else terms
 
 
 def _plainer(best: tuple[str, str, Passage], sections: list[tuple[str, str, Passage]],

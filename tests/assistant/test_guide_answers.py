@@ -163,3 +163,14 @@ def test_an_entry_says_what_a_non_specialist_asks_next(engine, question, said):
     """What a graph is, beside the graph benchmark; how the successor relates to what it replaced."""
     answer = _ask(engine, question)
     assert said in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "why are there two llama2 70b benchmarks? what's the difference",
+    "llama2 70b finns två gånger, vad är skillnaden?",
+])
+def test_a_family_asked_how_it_differs_gets_each_keys_entry(engine, question):
+    """One name for two benchmarks, asked how they differ: each key's entry, so the 99.9 target is said."""
+    answer = _ask(engine, question)
+    assert answer.answer.count("llama2-70b-99.9") >= 1 and "99.9" in answer.answer.replace("llama2-70b-99.9", ""), \
+        answer.answer
