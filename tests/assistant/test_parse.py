@@ -472,6 +472,7 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "is 99.9 better than 99? i see llama2-70b-99 and llama2-70b-99.9",  # two benchmarks: never ranked
     "gpt-oss-120b does way more tokens/s than wan-2.2-t2v-a14b, so it's just the faster one right?",
     "wan-2.2-t2v-a14b in mlperf = video generation?",  # ... or checks what it is
+    "gpt-oss-120b in the table, is that the openai one?",  # ... "is that the X" too, at the end
     "multistream is in ms. ms for what exactly, one image or several?",  # "exactly, one" binds no condition
     "can i just line up gpt-oss-120b tokens/s against wan-2.2-t2v-a14b samples/s?",  # benchmarks only own the units
     "vilket scenario passar ett nattjobb",
@@ -511,7 +512,8 @@ def test_questions_about_terms_go_to_the_guide(catalog, question):
 
 
 @pytest.mark.parametrize("question", ["what is the best qwen3.6-27b result in v6.1?",
-                                      "vad är det bästa resultatet på qwen3.6-27b i v6.1?"])
+                                      "vad är det bästa resultatet på qwen3.6-27b i v6.1?",
+                                      "crusoe on gpt-oss-120b, is that the best?"])
 def test_a_round_beside_a_measure_still_asks_for_results(catalog, question):
     assert parse(question, catalog).intent != "define"
 
