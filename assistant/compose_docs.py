@@ -51,18 +51,20 @@ _NAME_WORD = r"[A-Z][A-Za-z0-9&'’]*(?:[.-][A-Z][A-Za-z0-9]*)*"
 # A word of a person's name: capitalised, then lower case ("Nanduri", "O'Neil", "Jean-Luc"); not a
 # product's letter before a hyphen ("Pro B-Series").
 _NAME_PART = r"[A-Z](?:['’][A-Z])?[a-z]+(?:-[A-Z]?[a-z]+)*"
+_SCENARIO_WORD = r"(?:(?:offline|server|interactive)\s+)?"  # "5.44 offline samples/second"
 FIGURES: dict[str, re.Pattern[str]] = {
     "ratio": re.compile(rf"(?:{_NUM})\s*(?:x|×|times|-fold)\b|(?:{_NUM})\s*%|{_TIMES_ATTACHED}", re.I),
     "share": re.compile(rf"(?:{_NUM})\s*(?:%|percent|per cent|procent)", re.I),
     "money": re.compile(rf"(?:US\$|\$|€|£)\s*(?:{_NUM})(?:\s*(?:billion|million|bn|m|miljarder|miljoner))?|"
                         rf"(?:{_NUM})\s*(?:billion|million)\s*(?:dollars|USD)", re.I),
-    "tokens": re.compile(rf"{_SCALED}\s*(?:tokens?|tok)(?:/s|\s*per\s*second|/sec)?", re.I),
-    "samples": re.compile(rf"(?:{_NUM})\s*(?:samples?|queries|images?)(?:/s| per second)?", re.I),
+    # ... with the scenario between the number and the unit too ("5.44 offline samples/second")
+    "tokens": re.compile(rf"{_SCALED}\s*{_SCENARIO_WORD}(?:tokens?|tok)(?:/s|\s*per\s*second|/sec)?", re.I),
+    "samples": re.compile(rf"(?:{_NUM})\s*{_SCENARIO_WORD}(?:samples?|queries|images?)(?:/s| per second)?", re.I),
     "efficiency": re.compile(rf"(?:{_NUM}).{{0,40}}per\s*watt|(?:{_NUM})\s*\S+/W\b", re.I),
     "power": re.compile(rf"(?:{_NUM})\s*(?:kW|W|watts?)\b", re.I),
     "latency": re.compile(rf"(?:{_NUM})\s*(?:ms|milliseconds?|seconds?|s)\b", re.I),
     # A result's value, in any unit MLPerf reports ("what score did X get", "their top results").
-    "result": re.compile(rf"{_SCALED}\s*(?:(?:offline|server|interactive)\s+)?(?:tokens?|tok|samples?|queries|images?)"
+    "result": re.compile(rf"{_SCALED}\s*{_SCENARIO_WORD}(?:tokens?|tok|samples?|queries|images?)"
                          rf"\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s*second)"
                          rf"|(?:{_NUM})\s*(?:ms|milliseconds?|seconds?)\b", re.I),
     "count": re.compile(rf"(?:{_NUM})(?:\s*(?:billion|million|trillion))?|{_SIZE}|{_COUNT_WORD}", re.I),

@@ -756,6 +756,18 @@ def test_respectively_maps_each_figure_to_its_item(asked, expected):
     assert match.group(0).strip() == expected
 
 
+_FOUR_FIGURES = ("(Four TPU v5e chips delivered 1.75 offline samples/second and 1.55 server queries/second, while "
+                 "four Trillium chips delivered 5.44 offline samples/second and 4.49 server queries/second).")
+
+
+def test_a_scenario_between_figure_and_unit_is_part_of_the_figure():
+    """"5.44 offline samples/second" is a samples figure, scenario and all."""
+    from assistant.compose_docs import FIGURES
+
+    assert [m.group(0) for m in FIGURES["samples"].finditer(_FOUR_FIGURES)] == [
+        "1.75 offline samples/s", "1.55 server queries/s", "5.44 offline samples/s", "4.49 server queries/s"]
+
+
 @pytest.mark.parametrize("question", [
     "Besides closed and open I read somewhere that MLPerf also had a 'network' division. what is that one about?",
     "förutom closed och open läste jag att det finns en 'network'-division. vad handlar den om?"])
