@@ -357,6 +357,11 @@ def _nearest(sentence: str, matches: list[re.Match[str]], keys: dict[str, float]
         after = [w for pos, w in words if pos >= match.end()][:4]
         before = [w for pos, w in words if pos < match.start()][-4:]
         near: dict[str, float] = {}
+        # the figure's own words ("5.44 offline samples/second" over "1.55 server queries/second" when
+        # offline samples are asked) say most of all what it counts
+        for pos, w in words:
+            if match.start() <= pos < match.end() and (k := _key_of(w, keys)) is not None:
+                near[k] = max(near.get(k, 0.0), keys[k] * 3.0)
         for gap, w in enumerate(after):
             if (k := _key_of(w, keys)) is not None:
                 near[k] = max(near.get(k, 0.0), keys[k] * (3.0 - 0.5 * gap))

@@ -768,6 +768,19 @@ def test_a_scenario_between_figure_and_unit_is_part_of_the_figure():
         "1.75 offline samples/s", "1.55 server queries/s", "5.44 offline samples/s", "4.49 server queries/s"]
 
 
+@pytest.mark.parametrize("asked, expected", [(("four", "offline", "samples"), "5.44"),
+                                             (("server", "queries"), "1.55")])
+def test_the_figure_whose_own_words_are_asked_wins(asked, expected):
+    """Offline samples asked of four chips: the figure that says "offline samples", not the one a
+    word "four" happens to follow."""
+    from assistant.compose import stem as _stem
+    from assistant.compose_docs import FIGURES, _nearest
+
+    matches = list(FIGURES["samples"].finditer(_FOUR_FIGURES))
+    match, _ = _nearest(_FOUR_FIGURES, matches, {_stem(w): 1.0 for w in asked})
+    assert match.group(0).startswith(expected)
+
+
 @pytest.mark.parametrize("question", [
     "Besides closed and open I read somewhere that MLPerf also had a 'network' division. what is that one about?",
     "förutom closed och open läste jag att det finns en 'network'-division. vad handlar den om?"])
