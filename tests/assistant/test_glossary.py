@@ -14,6 +14,7 @@ def test_inflections_and_compounds_find_their_english_words():
     assert english("observera", "sv") == set()  # "server" inside another word is no server
     assert english("regions", "en") == set()  # an English word a document writes as it is
     assert "absentees" in english("skipped", "en")  # ... or one a question says in other words
+    assert "co-chair" in english("medordförandena", "sv") and "overhaul" in english("omarbetningen", "sv")
 
 
 def test_every_glossary_key_is_long_enough_to_be_used():

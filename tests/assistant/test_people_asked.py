@@ -19,6 +19,9 @@ from assistant.offline import answer_question
      "submission?", ["Yide Ran", "Zhaozhuo Xu"]),
     ("stevens institute of technology var nya i v6.0 tillsammans med lambda. vilka var personerna bakom det "
      "bidraget?", ["Yide Ran", "Zhaozhuo Xu"]),
+    # a role said in Swedish finds the English sentence that names it ("medordförande": co-chair)
+    ("en nyhetssajt om v6.0 skrev att en av medordförandena kallade det den största omarbetningen av sviten. "
+     "vem var det?", ["Frank Han"]),
 ])
 def test_the_people_of_an_organisation_are_quoted_from_its_statement(engine, question, wanted):
     answer = answer_question(question, engine=engine, conversation=Conversation(), settings=engine.settings)
