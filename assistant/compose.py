@@ -806,7 +806,8 @@ def compose_commentary(question: str, passages: list[Passage], parsed: Parsed | 
         text = "\n".join(c.text for c in chunks)
         sents = best_sentences(question, text, 2, nouns, lang, name_asked=name_asked)
         if asks and p.doc_kind != "guide":  # (a guide entry is one definition, asked as a whole)
-            each = [s for ask in asks for s in best_sentences(ask, text, 1, nouns, lang)]
+            # (a name asked keeps its naming sentence: "… whats their tool called" is "ANNA (…)")
+            each = [s for ask in asks for s in best_sentences(ask, text, 1, nouns, lang, name_asked=name_asked)]
             sents = sorted(list(dict.fromkeys(each + sents))[:2], key=text.find)  # in the passage's order
         if not sents:
             continue

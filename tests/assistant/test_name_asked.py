@@ -36,6 +36,9 @@ def test_a_name_asked_is_no_definition(catalog):
 
 @pytest.mark.parametrize("question, wanted", [
     ("what was the lab called where juniper tested", ["Ops4AI"]),
+    # two asks, the second the name: each ask's sentence keeps the naming one
+    ("theres a small startup in the 5.1 vendor write-ups that made some automatic speed-vs-quality slider "
+     "thing and used sdxl to show it off. whats their tool called", ["ANNA"]),
     # a person's name asked last, of a company the sentence before only describes
     ("the immersion-cooling gpu cloud by firmus had an exec quoted in the v4.1 supplemental discussion. "
      "whats the guys name", ["Kearney"]),
