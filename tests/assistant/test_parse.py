@@ -211,6 +211,8 @@ def test_vendor_versus_submitter(catalog):
                                       "What did analysts say about AMD in v6.0?",
                                       "nvidia supplemental text for v6.1: how much did software raise throughput?",
                                       "how many partners does their own text list?",
+                                      "someone in the v6.0 statements ran gpt-oss-120b on several servers, "
+                                      "what throughput did they get?",
                                       "hur många resultat säger AMD att de har lämnat in? (deras text)",
                                       "vilken poäng fick AMD enligt deras egen text?"])
 def test_commentary(catalog, question):
