@@ -58,14 +58,14 @@ FIGURES: dict[str, re.Pattern[str]] = {
     "money": re.compile(rf"(?:US\$|\$|€|£)\s*(?:{_NUM})(?:\s*(?:billion|million|bn|m|miljarder|miljoner))?|"
                         rf"(?:{_NUM})\s*(?:billion|million)\s*(?:dollars|USD)", re.I),
     # ... with the scenario between the number and the unit too ("5.44 offline samples/second")
-    "tokens": re.compile(rf"{_SCALED}\s*{_SCENARIO_WORD}(?:tokens?|tok)(?:/s|\s*per\s*second|/sec)?", re.I),
+    "tokens": re.compile(rf"{_SCALED}\s*{_SCENARIO_WORD}(?:(?:tokens?|tok)(?:/s|\s*per\s*second|/sec)?|TPS\b)", re.I),
     "samples": re.compile(rf"(?:{_NUM})\s*{_SCENARIO_WORD}(?:samples?|queries|images?)(?:/s| per second)?", re.I),
     "efficiency": re.compile(rf"(?:{_NUM}).{{0,40}}per\s*watt|(?:{_NUM})\s*\S+/W\b", re.I),
     "power": re.compile(rf"(?:{_NUM})\s*(?:kW|W|watts?)\b", re.I),
     "latency": re.compile(rf"(?:{_NUM})\s*(?:ms|milliseconds?|seconds?|s)\b", re.I),
     # A result's value, in any unit MLPerf reports ("what score did X get", "their top results").
     "result": re.compile(rf"{_SCALED}\s*{_SCENARIO_WORD}(?:tokens?|tok|samples?|queries|images?)"
-                         rf"\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s*second)"
+                         rf"\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s*second)|{_SCALED}\s*TPS\b"
                          rf"|(?:{_NUM})\s*(?:ms|milliseconds?|seconds?)\b", re.I),
     "count": re.compile(rf"(?:{_NUM})(?:\s*(?:billion|million|trillion))?|{_SIZE}|{_COUNT_WORD}", re.I),
     "amount": re.compile(rf"{_UNIT_ATTACHED}|(?:{_NUM})(?:\s*(?:billion|million|trillion|TB/s|GB/s|TB|GB|MB|%|x|×))?|"

@@ -768,6 +768,15 @@ def test_a_scenario_between_figure_and_unit_is_part_of_the_figure():
         "1.75 offline samples/s", "1.55 server queries/s", "5.44 offline samples/s", "4.49 server queries/s"]
 
 
+def test_tps_is_a_tokens_figure():
+    """"87,334 TPS on 3 servers": tokens per second, as the statements abbreviate it."""
+    from assistant.compose_docs import FIGURES
+
+    sentence = "achieving 58,617 TPS on 2 servers and 87,334 TPS on 3 servers"
+    for kind in ("tokens", "result"):
+        assert [m.group(0) for m in FIGURES[kind].finditer(sentence)] == ["58,617 TPS", "87,334 TPS"], kind
+
+
 @pytest.mark.parametrize("asked, expected", [(("four", "offline", "samples"), "5.44"),
                                              (("server", "queries"), "1.55")])
 def test_the_figure_whose_own_words_are_asked_wins(asked, expected):
