@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from assistant import glossary, lexicon, templates
 from assistant.answer import Answer, Passage
@@ -217,8 +218,23 @@ def _stems(text: str) -> set[str]:
 
 
 def _key_of(word: str, keys: dict[str, float]) -> str | None:
-    """The question word a text's word is, whole or clipped ("configs" for "configurations")."""
-    return word if word in keys else next((k for k in keys if _clips(k, word)), None)
+    """The question word a text's word is, whole or clipped ("configs" for "configurations"), or
+    the number word a digit is ("on 3 servers" for "on three servers")."""
+    if word in keys:
+        return word
+    if word.isdigit():
+        return next((stem(w) for w in _number_words().get(int(word), ()) if stem(w) in keys), None)
+    return next((k for k in keys if _clips(k, word)), None)
+
+
+@lru_cache(maxsize=1)
+def _number_words() -> dict[int, tuple[str, ...]]:
+    """The lexicons' number words by value ("three", "tre" for 3)."""
+    out: dict[int, tuple[str, ...]] = {}
+    for language in ("en", "sv"):
+        for word, n in lexicon.load(language).numbers.items():
+            out[n] = out.get(n, ()) + (word,)
+    return out
 
 
 def holds_words(p: Passage, words: list[str], language: str = lexicon.BASE_LANGUAGE) -> int:

@@ -777,6 +777,17 @@ def test_tps_is_a_tokens_figure():
         assert [m.group(0) for m in FIGURES[kind].finditer(sentence)] == ["58,617 TPS", "87,334 TPS"], kind
 
 
+@pytest.mark.parametrize("asked, expected", [("three", "87,334"), ("two", "58,617"), ("tre", "87,334")])
+def test_a_number_word_asked_finds_the_digit_beside_a_figure(asked, expected):
+    """"what did they get on three servers": the figure "on 3 servers", not the one on 2."""
+    from assistant.compose import stem as _stem
+    from assistant.compose_docs import FIGURES, _nearest
+
+    sentence = "achieving 58,617 TPS on 2 servers and 87,334 TPS on 3 servers"
+    match, _ = _nearest(sentence, list(FIGURES["tokens"].finditer(sentence)), {_stem(asked): 1.0, "server": 1.0})
+    assert match.group(0).startswith(expected)
+
+
 @pytest.mark.parametrize("asked, expected", [(("four", "offline", "samples"), "5.44"),
                                              (("server", "queries"), "1.55")])
 def test_the_figure_whose_own_words_are_asked_wins(asked, expected):
