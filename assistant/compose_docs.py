@@ -416,7 +416,7 @@ def _people(sentence: str, asked: Asked, p: Passage, passages: list[Passage],
         if kind == "organisation" and (not sentence[:match.start()].strip(" -*•") or
                                        sentence[match.end():].startswith(":")):
             continue  # "Absentees: Google …": the sentence's first word, a label
-        if kind == "organisation" and (_COMPOUND.match(sentence[match.end():]) or text in _MONTHS):
+        if kind == "organisation" and (_COMPOUND.match(sentence[match.end():]) or text in _MONTH_WORDS):
             continue  # "an AI-generated piece", "on April 1": a word of a compound, a date
         out.append((start, name))
     for match in re.finditer(r"\b[A-Z]{2,6}\b", sentence):
@@ -441,7 +441,7 @@ def _without_role(name: str, start: int, asked: list[str]) -> tuple[str, int]:
 
 _AFTER_ROLE = re.compile(r"\b(?:of|at)\s+$")  # "CTO of …", "VP of Product at …": a company, not a person
 _COMPOUND = re.compile(r"-[a-z]")  # right after a name: "AI-generated", "NVIDIA-based"
-_MONTHS = {m.lower() for m in calendar.month_name if m}
+_MONTH_WORDS = {m.lower() for m in calendar.month_name if m} | {m.lower() for m in calendar.month_abbr if m}  # "Apr 01"
 
 # "The University of Florida (UF)": a name and the abbreviation it is given.
 _DEFINED = re.compile(r"\b((?:[A-Z][a-z]+\s(?:of\s|de\s|for\s)?)+[A-Z][a-z]+)\s\(([A-Z]{2,6})\)")

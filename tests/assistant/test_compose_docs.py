@@ -186,6 +186,22 @@ def test_a_second_ask_quotes_the_sentence_of_the_same_statement_that_answers_it(
     assert " … " not in once.answer.split("” (")[0], once.answer
 
 
+_BYLINE = _doc("v6.0_blockchain-news_nvidia-news.md", 0,
+               "A news piece by Iris Coleman (Apr 01, 2026, 15:38) relays NVIDIA's claims about Blackwell Ultra. "
+               "The 2.7x speedup was achieved by partner Nebius, which the article presents as proof of open "
+               "software. Practical effect claimed: the cost of producing tokens on existing infrastructure fell "
+               "by over 60%.", source="unknown (byline Iris Coleman)")
+
+
+def test_a_month_written_short_is_no_organisation():
+    """"(Apr 01, 2026)": a date, not a company that "Apr" names."""
+    from assistant.compose_docs import _asked, _people
+
+    parsed = parse("which partner is named?", Catalog.from_table(_table()))
+    sentence = "A news piece (Apr 01, 2026, 15:38) relays claims about a chip."
+    assert _people(sentence, _asked("which partner is named?", parsed), _BYLINE, [_BYLINE], "organisation") == []
+
+
 @pytest.mark.parametrize("heading, name, wrote", [
     ("Dell Technologies", "Dell", True),  # more words after the name asked
     ("MangoBoost", "Dell_MangoBoost", True),  # a joint submitter is each of its parties
