@@ -411,6 +411,8 @@ def _people(sentence: str, asked: Asked, p: Passage, passages: list[Passage],
         text = name.lower()
         if _keywords(text) & title or any(n in text or text in n for n in asked_names):
             continue
+        if all(stem(w) in asked.keys for w in _keywords(text)):
+            continue  # "the article by iris coleman: which partner …": a name the question gives is not asked
         if kind == "person" and _AFTER_ROLE.search(sentence[:match.start()]):
             continue  # "Dr Daniel Kearney, CTO of Firmus Technologies": the company the person is with
         if kind == "organisation" and (not sentence[:match.start()].strip(" -*•") or

@@ -193,6 +193,14 @@ _BYLINE = _doc("v6.0_blockchain-news_nvidia-news.md", 0,
                "by over 60%.", source="unknown (byline Iris Coleman)")
 
 
+def test_a_name_the_question_gives_is_not_the_name_asked(catalog):
+    """"article by iris coleman: which partner …": the byline is how the user names the article."""
+    answer = _ask(catalog, "article by iris coleman on blackwell ultra in mlperf 6.0: which partner pulled off the "
+                                    "2.7x speedup?",
+                  [_BYLINE])
+    assert answer.answer.split(":")[0].endswith("Nebius"), answer.answer
+
+
 def test_a_month_written_short_is_no_organisation():
     """"(Apr 01, 2026)": a date, not a company that "Apr" names."""
     from assistant.compose_docs import _asked, _people
