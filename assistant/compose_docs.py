@@ -635,7 +635,8 @@ ALSO_MIN = 2
 ALSO_RARE_LEN = 6
 # Words that name the document asked ("the pubgpclite article"), never what a sentence of it states.
 _DOCUMENT_WORDS = {"article", "piece", "post", "blog", "statement", "report", "story", "writeup"}
-def _also_stated(asked: Asked, quote: Quote, passages: list[Passage], asks: tuple[str, str] | None) -> str | None:
+def _also_stated(asked: Asked, quote: Quote, passages: list[Passage], asks: tuple[str, str] | None,
+                 language: str = lexicon.BASE_LANGUAGE) -> str | None:
     """The sentence of the quoted section that answers the ask of a two-part question which the
     figure's sentence leaves out (it states how much faster X was; the question also asks how much
     software raised Z): the sentence stating a figure that holds most of that ask's words, at least
@@ -645,7 +646,10 @@ def _also_stated(asked: Asked, quote: Quote, passages: list[Passage], asks: tupl
     p0 = quote.passage
     named = {stem(w) for n in asked.names for w in _keywords(n)}
     said = _stems(quote.sentence)
-    words = [((set(asked.keys) | named) & _stems(ask)) - _GENERIC for ask in asks]
+    # an ask's words and the glossary's for them ("token costs dropped": the document's "fell")
+    words = [((set(asked.keys) | named) & (_stems(ask) | {stem(e) for w in _keywords(ask)
+                                                          for e in glossary.english(w, language)})) - _GENERIC
+             for ask in asks]
     # the ask the figure's sentence answers least is the one left
     left = min(words, key=lambda w: len(w & said) / max(len(w), 1))
     wanted = left - said - _DOCUMENT_WORDS
@@ -684,7 +688,7 @@ def figure_answer(question: str, passages: list[Passage], parsed: Parsed, figure
         return _answer(question, text, status="no_data", passages=passages, citations=doc_citations(passages),
                        notes=[templates.text(lang, "docs", "claims_note")])
     p = quote.passage
-    also = _also_stated(asked, quote, quoted, words.two_asks(parsed.reading))
+    also = _also_stated(asked, quote, quoted, words.two_asks(parsed.reading), lang)
     pair = [quote.sentence] + ([also] if also else [])
     if also and also in p.text and p.text.index(also) < p.text.index(quote.sentence):
         pair.reverse()  # in the document's order
