@@ -838,7 +838,7 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     quoted = [sec[0].lower() for quote in said for sec in sections if all(_mentions(sec[0], w) for w in quote)]
     if quoted and not set(quoted) & set(terms):
         terms = quoted[:1]
-    terms = _family_apart(parsed, terms, sections)
+    terms = _family_apart(parsed, terms, sections) or _unit_entry(parsed, sections)
     keys = _define_keys(question, parsed)
 
     # a word few sections use says more than one most do ("framework" over "results"); words match
@@ -953,6 +953,19 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         text += " " + " ".join(facts)
     return _answer(question, text, passages=cited + [q for q in passages if q not in cited],
                    citations=doc_citations(cited), notes=[templates.text(lang, "docs", "guide_note")])
+
+
+def _unit_entry(parsed: Parsed, sections: list[tuple[str, str, Passage]]) -> list[str]:
+    """"what does the number under tokens/s mean": one unit asked about, whose own entry the guide
+    has ("Tokens per second"), is the term; else none (a unit per GPU is the derived figure)."""
+    r = parsed.reading
+    if r is None or parsed.entities or not r.has("unit", "result") or r.has("measure", "per_accelerator"):
+        return []
+    measured = {t.value for t in r.tagged("measure", *UNIT_MEASURES)}
+    if len(measured) != 1:
+        return []
+    names = {p.lower() for p in lexicon.load(lexicon.BASE_LANGUAGE).phrases("measure", measured.pop())}
+    return [sec[0].lower() for sec in sections if sec[0].lower() in names][:1]
 
 
 def _family_apart(parsed: Parsed, terms: list[str], sections: list[tuple[str, str, Passage]]) -> list[str]:

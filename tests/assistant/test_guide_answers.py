@@ -174,3 +174,13 @@ def test_a_family_asked_how_it_differs_gets_each_keys_entry(engine, question):
     answer = _ask(engine, question)
     assert answer.answer.count("llama2-70b-99.9") >= 1 and "99.9" in answer.answer.replace("llama2-70b-99.9", ""), \
         answer.answer
+
+
+@pytest.mark.parametrize("question, opening", [
+    ("what does the number under tokens/s mean?", "Tokens per second (Tokens/s) is"),
+    ("vad betyder siffran under tokens/s?", "Tokens per sekund (Tokens/s) är"),
+    ("samples/s means what exactly", "The unit of an MLPerf Inference result"),  # no entry of its own: units
+])
+def test_one_unit_asked_about_gets_its_own_entry_when_the_guide_has_one(engine, question, opening):
+    answer = _ask(engine, question)
+    assert answer.answer.lstrip("“”\"").startswith(opening), answer.answer
