@@ -467,6 +467,8 @@ def test_claimed_numbers_ignore_model_sizes_rounds_and_gpu_counts(catalog):
     "which scenario is for chatbots",  # which of a kind of term fits a description
     "wan-2.2-t2v-a14b singlestream is in seconds.. so smaller is better there?",  # no ranking: which way is better
     "är lägre bättre för latens?",
+    "is higher tokens/s better?",  # the unit between "higher" and "better"
+    "är lägre latens bättre?",
     "llama2-70b-99 vs the stricter llama2-70b-99.9, what changed",  # two benchmarks, no round: no trend
     "vad har ändrats mellan llama2-70b-99 och llama2-70b-99.9?",
     "gpt-oss-120b = ?",  # "=" asks what it is, a benchmark too
