@@ -443,7 +443,8 @@ def _without_role(name: str, start: int, asked: list[str]) -> tuple[str, int]:
 
 _AFTER_ROLE = re.compile(r"\b(?:of|at)\s+$")  # "CTO of …", "VP of Product at …": a company, not a person
 _COMPOUND = re.compile(r"-[a-z]")  # right after a name: "AI-generated", "NVIDIA-based"
-_MONTH_WORDS = {m.lower() for m in calendar.month_name if m} | {m.lower() for m in calendar.month_abbr if m}  # "Apr 01"
+# Month names, whole or short ("Apr 01"): a date's word, never an organisation.
+_MONTH_WORDS = {m.lower() for m in calendar.month_name if m} | {m.lower() for m in calendar.month_abbr if m}
 
 # "The University of Florida (UF)": a name and the abbreviation it is given.
 _DEFINED = re.compile(r"\b((?:[A-Z][a-z]+\s(?:of\s|de\s|for\s)?)+[A-Z][a-z]+)\s\(([A-Z]{2,6})\)")
@@ -635,6 +636,8 @@ ALSO_MIN = 2
 ALSO_RARE_LEN = 6
 # Words that name the document asked ("the pubgpclite article"), never what a sentence of it states.
 _DOCUMENT_WORDS = {"article", "piece", "post", "blog", "statement", "report", "story", "writeup"}
+
+
 def _also_stated(asked: Asked, quote: Quote, passages: list[Passage], asks: tuple[str, str] | None,
                  language: str = lexicon.BASE_LANGUAGE) -> str | None:
     """The sentence of the quoted section that answers the ask of a two-part question which the

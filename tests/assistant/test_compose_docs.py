@@ -212,8 +212,8 @@ def test_a_month_written_short_is_no_organisation():
 
 def test_a_second_ask_finds_its_sentence_by_the_glossarys_words_for_it(catalog):
     """"by how much did token costs drop": the document's "fell by over 60%"."""
-    answer = _ask(catalog, "article by iris coleman on blackwell ultra in 6.0: which partner pulled off the 2.7x speedup, and "
-                           "by how much did it say token costs dropped?", [_BYLINE])
+    answer = _ask(catalog, "article by iris coleman on blackwell ultra in 6.0: which partner pulled off the 2.7x "
+                           "speedup, and by how much did it say token costs dropped?", [_BYLINE])
     assert "60%" in answer.answer.split("” (")[0], answer.answer
 
 
