@@ -13,7 +13,6 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from assistant import glossary, lexicon, templates
 from assistant.answer import Answer, Passage
@@ -39,14 +38,26 @@ _UNIT_ATTACHED = r"(?<![\w.,])\d+(?:[.,]\d+)?(?:TB/s|GB/s|TB|GB|MB|PFLOPS|TFLOPS
 _SCALED = rf"(?:(?<![\w.,])\d+(?:[.,]\d+)?[kKM]|(?:{_NUM})\s*(?:k|K|M)?)"
 # A ratio written with its "x" attached: "5x shorter", "4,4x lower", "2.5×".
 _TIMES_ATTACHED = r"(?<![\w.,])\d+(?:[.,]\d+)?[x×](?![\w])"
+def _number_words() -> dict[int, tuple[str, ...]]:
+    """The lexicons' number words by value ("three", "tre" for 3)."""
+    out: dict[int, tuple[str, ...]] = {}
+    for language in ("en", "sv"):
+        for word, value in lexicon.load(language).numbers.items():
+            out[value] = out.get(value, ()) + (word,)
+    return out
+
+
+_NUMBER_WORDS = _number_words()
 # A small count written as a word before what it counts ("nine OEMs", "tre servrar"), from the
 # lexicons' number words (one/en/ett left out: "one of the", "en av").
-_COUNT_WORDS = "|".join(sorted({w for language in ("en", "sv") for w, n in lexicon.load(language).numbers.items()
-                                 if 2 <= n <= 20}, key=len, reverse=True))
+_COUNT_WORDS = "|".join(sorted({w for n, ws in _NUMBER_WORDS.items() if 2 <= n <= 20 for w in ws},
+                               key=len, reverse=True))
 _COUNT_WORD = rf"\b(?:{_COUNT_WORDS})\b(?=\s+[^\W\d_])"
-# Month names, English and Swedish, for a date a document states ("September 9th 2025", "9 april 2026").
-_MONTHS = "|".join(list(calendar.month_name)[1:] + ["januari", "februari", "mars", "maj", "juni", "juli", "augusti",
-                                                    "oktober"] + list(calendar.month_abbr)[1:] + ["Sept"])
+# Month names, English and Swedish, whole or short, for a date a document states ("September 9th
+# 2025", "9 april 2026", "Apr 01"); never an organisation's name.
+_MONTH_NAMES = list(calendar.month_name)[1:] + ["januari", "februari", "mars", "maj", "juni", "juli", "augusti",
+                                                "oktober"] + list(calendar.month_abbr)[1:] + ["Sept"]
+_MONTHS = "|".join(_MONTH_NAMES)
 # One word of an organisation's name: capitalised, its hyphenated parts too ("AI-generated" is "AI").
 _NAME_WORD = r"[A-Z][A-Za-z0-9&'’]*(?:[.-][A-Z][A-Za-z0-9]*)*"
 # A word of a person's name: capitalised, then lower case ("Nanduri", "O'Neil", "Jean-Luc"); not a
@@ -223,18 +234,8 @@ def _key_of(word: str, keys: dict[str, float]) -> str | None:
     if word in keys:
         return word
     if word.isdigit():
-        return next((stem(w) for w in _number_words().get(int(word), ()) if stem(w) in keys), None)
+        return next((stem(w) for w in _NUMBER_WORDS.get(int(word), ()) if stem(w) in keys), None)
     return next((k for k in keys if _clips(k, word)), None)
-
-
-@lru_cache(maxsize=1)
-def _number_words() -> dict[int, tuple[str, ...]]:
-    """The lexicons' number words by value ("three", "tre" for 3)."""
-    out: dict[int, tuple[str, ...]] = {}
-    for language in ("en", "sv"):
-        for word, n in lexicon.load(language).numbers.items():
-            out[n] = out.get(n, ()) + (word,)
-    return out
 
 
 def holds_words(p: Passage, words: list[str], language: str = lexicon.BASE_LANGUAGE) -> int:
@@ -443,8 +444,7 @@ def _without_role(name: str, start: int, asked: list[str]) -> tuple[str, int]:
 
 _AFTER_ROLE = re.compile(r"\b(?:of|at)\s+$")  # "CTO of …", "VP of Product at …": a company, not a person
 _COMPOUND = re.compile(r"-[a-z]")  # right after a name: "AI-generated", "NVIDIA-based"
-# Month names, whole or short ("Apr 01"): a date's word, never an organisation.
-_MONTH_WORDS = {m.lower() for m in calendar.month_name if m} | {m.lower() for m in calendar.month_abbr if m}
+_MONTH_WORDS = {m.lower() for m in _MONTH_NAMES}
 
 # "The University of Florida (UF)": a name and the abbreviation it is given.
 _DEFINED = re.compile(r"\b((?:[A-Z][a-z]+\s(?:of\s|de\s|for\s)?)+[A-Z][a-z]+)\s\(([A-Z]{2,6})\)")
