@@ -73,11 +73,6 @@ def compact(text: str) -> str:
     return "".join(m.group(0) for m in _TOKEN.finditer(text.lower()))
 
 
-def _split_by_slash(text: str, window: list[tuple[str, int, int]]) -> bool:
-    """Words a slash parts are two words: "w/ an" (with an) is no "wan", "b200/h200" no one chip."""
-    return any("/" in text[a[2]:b[1]] for a, b in zip(window, window[1:]))
-
-
 def _digits(text: str) -> str:
     return "".join(ch for ch in text if ch.isdigit())
 
@@ -360,14 +355,16 @@ class Catalog:
         Match per column (e.g. "NVIDIA" as vendor and as submitter), best column first."""
         tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text.lower())]
         taken = [False] * len(tokens)
+        # words a slash parts are two words: "w/ an" (with an) is no "wan", "b200/h200" no one chip
+        slashed = [i for i, (a, b) in enumerate(zip(tokens, tokens[1:])) if "/" in text[a[2]:b[1]]]
         found: list[Match] = []
         for size in range(min(MAX_WINDOW, len(tokens)), 0, -1):
             for i in range(0, len(tokens) - size + 1):
                 if any(taken[i:i + size]):
                     continue
-                window = tokens[i:i + size]
-                if _split_by_slash(text, window):
+                if any(i <= k < i + size - 1 for k in slashed):
                     continue
+                window = tokens[i:i + size]
                 key = "".join(t for t, _, _ in window)
                 entries, score = self._index.get(key), 100.0
                 if not entries and key.endswith("s") and (_PLURAL_MODEL.match(key) or len(key) >= 4):
