@@ -201,11 +201,11 @@ def test_a_name_the_question_gives_is_not_the_name_asked(catalog):
     assert answer.answer.split(":")[0].endswith("Nebius"), answer.answer
 
 
-def test_a_month_written_short_is_no_organisation():
+def test_a_month_written_short_is_no_organisation(catalog):
     """"(Apr 01, 2026)": a date, not a company that "Apr" names."""
     from assistant.compose_docs import _asked, _people
 
-    parsed = parse("which partner is named?", Catalog.from_table(_table()))
+    parsed = parse("which partner is named?", catalog)
     sentence = "A news piece (Apr 01, 2026, 15:38) relays claims about a chip."
     assert _people(sentence, _asked("which partner is named?", parsed), _BYLINE, [_BYLINE], "organisation") == []
 
