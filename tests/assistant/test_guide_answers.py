@@ -184,3 +184,14 @@ def test_a_family_asked_how_it_differs_gets_each_keys_entry(engine, question):
 def test_one_unit_asked_about_gets_its_own_entry_when_the_guide_has_one(engine, question, opening):
     answer = _ask(engine, question)
     assert answer.answer.lstrip("“”\"").startswith(opening), answer.answer
+
+
+@pytest.mark.parametrize("question, words", [
+    ("who checks the results before they are published?", ("peer-review", "LoadGen")),
+    ("vem granskar resultaten innan de publiceras?", ("peer review", "LoadGen")),
+])
+def test_the_review_entry_says_why_results_can_be_trusted(engine, question, words):
+    """A non-specialist doubting the numbers wants to know what stops a vendor inventing them: the
+    same rules and software for everyone, published logs, and review by competing submitters."""
+    answer = _ask(engine, question)
+    assert all(w in answer.answer for w in words), answer.answer
