@@ -402,9 +402,12 @@ def _about_organiser(ctx: Context) -> bool:
     """"who actually runs mlperf, is it just nvidia marketing?", "who checks the results? couldn't
     nvidia just make up numbers": a question about who runs the benchmark or reviews its results
     names its subject with that phrase; a company beside it is a guess at the answer, no filter
-    (a round or a ranking still asks for results)."""
+    (a round or a ranking still asks for results, and so does a benchmark beside who runs it: "vem
+    kör llama2 i mlperf" asks who submitted it; "isn't speculative decoding on deepseek-r1 cheating?"
+    still asks how results are reviewed)."""
     r = ctx.reading
-    return r.has("cue", "organiser", "review") and not ctx.rounds and not r.has("direction") and not r.conditions
+    asked = r.has("cue", "review") or r.has("cue", "organiser") and not ctx.benchmarks
+    return asked and not ctx.rounds and not r.has("direction") and not r.conditions
 
 
 @shape("define", priority=15, applies=_define_applies)

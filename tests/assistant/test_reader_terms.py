@@ -228,3 +228,21 @@ def test_swedish_skiljer_asks_what_sets_terms_apart(catalog, question):
     """"vad skiljer …", "hur skiljer sig …": the Swedish twins of "how do … differ" and "different
     from" ask the guide, not for deepseek-r1's best result."""
     assert parse(question, catalog).intent == "define"
+
+
+@pytest.mark.parametrize("question", [
+    "aren't the chip companies just grading themselves here? why should we trust any of it",
+    "who really runs these mlperf benchmarks, intel?",
+    "ärligt, rättar inte företagen sina egna läxor? varför ska man lita på det",
+    "vem driver egentligen mlperf, är det amd?",
+])
+def test_doubting_who_runs_or_checks_mlperf_asks_the_guide(catalog, question):
+    """Whether the numbers can be believed, and who runs the benchmark, are questions about MLPerf
+    itself (the guide's MLCommons and Verified result entries): the company named is a guess."""
+    p = parse(question, catalog)
+    assert p.intent == "define" and p.reading.has("cue", "organiser", "review"), (p.intent, p.reading.tags)
+
+
+def test_a_benchmark_beside_who_runs_it_asks_who_submitted_it(catalog):
+    """"vem kör llama2 i mlperf" asks which submitters ran the benchmark, not who runs MLPerf."""
+    assert parse("vem kör llama2-70b i mlperf?", catalog).intent != "define"
