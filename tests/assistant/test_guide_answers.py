@@ -195,3 +195,14 @@ def test_the_review_entry_says_why_results_can_be_trusted(engine, question, word
     same rules and software for everyone, published logs, and review by competing submitters."""
     answer = _ask(engine, question)
     assert all(w in answer.answer for w in words), answer.answer
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("what does llama2-70b-99.9 measure?", "large language model"),
+    ("vad mäter llama2-70b-99.9?", "språkmodellen"),
+])
+def test_the_high_accuracy_llama_entry_says_it_is_a_language_model(engine, question, kind):
+    """The table's only Llama 2 70B key in every round is the -99.9 one: its entry must say what
+    kind of model it is, not only "the high-accuracy variant" of another entry."""
+    answer = _ask(engine, question)
+    assert kind in answer.answer and "99.9" in answer.answer, answer.answer
