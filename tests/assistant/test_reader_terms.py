@@ -246,3 +246,16 @@ def test_doubting_who_runs_or_checks_mlperf_asks_the_guide(catalog, question):
 def test_a_benchmark_beside_who_runs_it_asks_who_submitted_it(catalog):
     """"vem kör llama2 i mlperf" asks which submitters ran the benchmark, not who runs MLPerf."""
     assert parse("vem kör llama2-70b i mlperf?", catalog).intent != "define"
+
+
+@pytest.mark.parametrize("question", [
+    "rgat, which task is that one doing?",
+    "is the dlrm-v3 test about recommendations?",
+    "vilken uppgift löser whisper?",
+    "handlar dlrm-v3 om rekommendationer?",
+])
+def test_what_task_a_benchmark_does_or_what_it_is_about_asks_the_guide(catalog, question):
+    """"which task", "is X about Y": what the benchmark is, not its best result; a question that
+    only opens with "is" and asks of a company stays one about results."""
+    assert parse(question, catalog).intent == "define", parse(question, catalog).intent
+    assert parse("is nvidia about to top whisper in v6.1?", catalog).intent != "define"
