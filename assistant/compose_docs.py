@@ -905,9 +905,11 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
                                    key=lambda sec: score(sec, t)), sections, lang) for t in terms]
         both = [sec for sec in sections if sum(_mentions(sec[0], t) for t in terms) >= 2
                 and not any(sec[0].lower() == t for t in terms)]
-        if not both and parsed.reading is not None and parsed.reading.has("operation", "compare"):
+        if not both and parsed.reading is not None and parsed.reading.has("operation", "compare") \
+                and not parsed.reading.has("cue", "likeness"):
             # "can I compare Offline with Server?": the section on comparing that kind of term
-            # ("Same benchmark, scenario and unit")
+            # ("Same benchmark, scenario and unit"); "are they both object detection?" asks what
+            # each is, not how to compare them
             kinds = {m.column for m in parsed.entities}
             both = [sec for sec in sections if any(_mentions(sec[0], kind) for kind in kinds)
                     and _about_comparing(sec[2])]
@@ -1087,7 +1089,7 @@ def _compared_kind(parsed: Parsed) -> str | None:
             return "derived"
         if words.sized(r):
             return "size"
-    if words.benchmarks_only(r) and words.better_of_two(r):
+    if words.benchmarks_only(r) and words.better_of_two(r) or words.set_side_by_side(r) and r.has("direction"):
         return "benchmark"
     if not (r.has("operation", "compare") and r.has("cue", "yes_no")):
         return None

@@ -61,7 +61,8 @@ def _benchmarks_compared(ctx: Context) -> bool:
     r = ctx.reading
     if not words.benchmarks_only(r) or ctx.rounds or r.conditions or ctx.parsed.claimed:
         return False
-    return words.better_of_two(r) or (r.has("operation", "trend") and not r.has("measure") and not r.has("direction"))
+    return words.better_of_two(r) or words.set_side_by_side(r) \
+        or (r.has("operation", "trend") and not r.has("measure") and not r.has("direction"))
 
 
 def _bare_term(ctx: Context) -> bool:

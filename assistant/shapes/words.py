@@ -40,6 +40,19 @@ def better_of_two(r: Reading) -> bool:
                                                      or r.has("measure", "ratio"))
 
 
+def set_side_by_side(r: Reading) -> bool:
+    """Two or more benchmarks compared with nothing measured ("llama2-70b-99 vs llama2-70b-99.9
+    which is better??", "retinanet vs yolo in the results - are they both object detection?"):
+    benchmarks are never ranked against each other, so this asks how they differ; a measure, or a
+    ranking word outside the comparison's own phrase ("the best gpt-oss vs deepseek results"), asks
+    results, but "the results" beside a likeness ("are they both …") only says where they were seen."""
+    seen = r.has("cue", "likeness") and set(r.values("measure")) <= {"results"}
+    if not benchmarks_only(r) or r.has("measure") and not seen:
+        return False
+    spans = [(t.start, t.end) for t in r.tagged("operation", "compare")]
+    return bool(spans) and all(any(s <= t.start and t.end <= e for s, e in spans) for t in r.tagged("direction"))
+
+
 def which_kind(r: Reading) -> str | None:
     """"which scenario is for batch jobs": the kind of term a "which" question asks to choose (not
     "what does scenario mean", which asks what the kind itself is), or None."""

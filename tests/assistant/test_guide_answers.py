@@ -206,3 +206,11 @@ def test_the_high_accuracy_llama_entry_says_it_is_a_language_model(engine, quest
     kind of model it is, not only "the high-accuracy variant" of another entry."""
     answer = _ask(engine, question)
     assert kind in answer.answer and "99.9" in answer.answer, answer.answer
+
+
+def test_asking_whether_two_benchmarks_are_alike_quotes_each_entry_first(engine):
+    """"are they both vision tests?" asks what each is: each benchmark's own entry opens the answer,
+    not the entry on how to compare results."""
+    answer = _ask(engine, "resnet vs retinanet in the tables, are they both vision tests?")
+    assert answer.answer.lstrip("“").startswith("resnet is"), answer.answer
+    assert "retinanet is" in answer.answer, answer.answer

@@ -259,3 +259,16 @@ def test_what_task_a_benchmark_does_or_what_it_is_about_asks_the_guide(catalog, 
     only opens with "is" and asks of a company stays one about results."""
     assert parse(question, catalog).intent == "define", parse(question, catalog).intent
     assert parse("is nvidia about to top whisper in v6.1?", catalog).intent != "define"
+
+
+@pytest.mark.parametrize("question", [
+    "dlrm-v2-99 vs dlrm-v2-99.9, which one is better?",
+    "resnet vs retinanet in the tables, are they both vision tests?",
+    "resnet mot retinanet i tabellerna, är båda bildtester?",
+])
+def test_two_benchmarks_side_by_side_with_nothing_measured_ask_the_guide(catalog, question):
+    """Benchmarks are never ranked against each other, so two of them side by side with no measure
+    ask how they differ; a measure or a ranking of results keeps it a comparison of results."""
+    assert parse(question, catalog).intent == "define", parse(question, catalog).intent
+    assert parse("gpt-oss-120b vs deepseek-r1 throughput", catalog).intent != "define"
+    assert parse("compare the best gpt-oss-120b and deepseek-r1 results", catalog).intent != "define"
