@@ -272,3 +272,15 @@ def test_two_benchmarks_side_by_side_with_nothing_measured_ask_the_guide(catalog
     assert parse(question, catalog).intent == "define", parse(question, catalog).intent
     assert parse("gpt-oss-120b vs deepseek-r1 throughput", catalog).intent != "define"
     assert parse("compare the best gpt-oss-120b and deepseek-r1 results", catalog).intent != "define"
+
+
+@pytest.mark.parametrize("question", [
+    "when the unit is Latency (ms), is a smaller number better? yes or no",
+    "när enheten är Latency (ms), är ett mindre tal bättre? ja eller nej",
+])
+def test_a_reply_form_asked_for_names_no_measure(catalog, question):
+    """"yes or no" says how to answer; read as the words of an unknown measure after "better", it
+    refused the question."""
+    p = parse(question, catalog)
+    assert p.intent == "define" and p.reading.has("cue", "better"), (p.intent, p.message)
+
