@@ -54,6 +54,8 @@ nya runda rundan resultat system systemet jämför mellan per
 båda alla också bara typ
 """.split())
 _TOKEN = re.compile(r"[0-9a-zåäöéüæø]+(?:\.[0-9]+)*")
+# "-node", "-gpu": a count joined by a hyphen to the noun it counts, not the end of a model number.
+_COUNT_MODIFIER = re.compile(r"-[a-zåäö]", re.I)
 # Tokens shaped like a chip model number (H300, MI400X, B400, TPU7): if the table has no such
 # chip, a question about it must get "no data", not the best result of some other chip.
 _RESULT_ID_TAIL = re.compile(r"-(?:csvrow-)?\d{3,}")
@@ -426,7 +428,8 @@ class Catalog:
 
     def unknown_entities(self, text: str, matches: list[Match] | None = None) -> list[str]:
         """Names in `text` the data has no rows for: curated names absent from this table
-        ("Gaudi 3") and chip-shaped model numbers no accelerator value contains ("H300")."""
+        ("Gaudi 3") and chip-shaped model numbers no accelerator value contains ("H300"); a word
+        and a count joined to a noun ("a 64-node cluster") is an article and a size, no chip."""
         matches = self.resolve(text) if matches is None else matches
         covered = [m.span for m in matches]
         if self._chip_keys is None:
@@ -445,8 +448,8 @@ class Catalog:
                 if key in self.absent:
                     out.append(text[start:end])
                     covered.append((start, end))
-                elif (size == 1 or window[0][0].isalpha()) and size <= 2 and self.chip_shaped(key) \
-                        and not any(key in c for c in chips) and key not in self._index:
+                elif (size == 1 or window[0][0].isalpha() and not _COUNT_MODIFIER.match(text, end)) and size <= 2 \
+                        and self.chip_shaped(key) and not any(key in c for c in chips) and key not in self._index:
                     out.append(text[start:end])  # "H300", and "RTX 5090" typed as two words (not "h300 in")
                     covered.append((start, end))
         return out

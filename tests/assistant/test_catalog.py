@@ -137,6 +137,13 @@ def test_unknown_entities(catalog):
     assert catalog.unknown_entities("best GB300 result on Llama 2 70B") == []
 
 
+def test_an_article_and_a_count_joined_to_a_noun_is_no_chip(catalog):
+    """"a 64-node cluster" reads "a 64" as an A-series model number only if the hyphen is ignored: a
+    count joined to the noun it counts is a size; a model number typed in two words still is one."""
+    assert catalog.unknown_entities("a 64-node cluster against a single 4-GPU box") == []
+    assert catalog.unknown_entities("is the RTX 5090 in the data?") == ["RTX 5090"]
+
+
 def test_chip_shaped_words_follow_the_declared_prefixes():
     """Which words look like a chip's model number is data ([chip_names]), so a card's table can
     declare its own; a table that declares none flags no unknown chip."""
