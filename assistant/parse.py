@@ -231,7 +231,9 @@ def _parse(r: Reading, catalog: Catalog, *, previous: dict[str, Any] | None = No
         return parsed
 
     chips = catalog.unknown_entities(text, r.matches)
-    orgs = [o for o in _unknown_submitters(text, r.matches) if o.lower() not in {c.lower() for c in chips}]
+    lexicon_spans = [(t.start, t.end) for t in r.tags if t.kind in _READ_AS_NO_NAME]
+    orgs = [o for o in _unknown_submitters(text, r.matches, lexicon_spans)
+            if o.lower() not in {c.lower() for c in chips}]
     if (chips or orgs) and not parsed.needs_commentary and not _absent_terms_defined(r, chips, orgs, catalog):
         parsed.status, parsed.unknown = "no_data", chips + orgs
         column = "accelerator_family" if chips else "submitter"
@@ -449,16 +451,24 @@ _BY_NAME = re.compile(r"\b(?:by|from|for|submitted by|av|från|för)\s+([A-Z][\w
 _NOT_NAMES = {"the", "a", "an", "den", "det", "de", "round", "rundan", "v", "mlperf", "mlcommons"}
 
 
-def _unknown_submitters(text: str, matches: list[Match]) -> list[str]:
+# Tag kinds whose words are the lexicon's own (a measure, a unit, a scenario word): "for Latency (ms)
+# results" names the latency measure, capitalised or not, never an organisation.
+_READ_AS_NO_NAME = ("measure", "unit", "attribute", "grouping", "direction", "operation")
+
+
+def _unknown_submitters(text: str, matches: list[Match], read: list[tuple[int, int]] = ()) -> list[str]:
     """"Best result by Cerebras", "who submitted for Stevens Institute": a capitalised name after
     by/from/for that the catalog does not know is an organisation with no results here; answering
-    with everyone's best would be a guess."""
+    with everyone's best would be a guess. A name whose first word the lexicon reads (`read`, spans
+    of its tags) is no organisation."""
     out = []
     for m in _BY_NAME.finditer(text):
         start, end = m.span(1)
         if m.group(1).split()[0].lower() in _NOT_NAMES:
             continue
-        if any(s < end and start < e for s, e in (x.span for x in matches)):
+        if any(s < end and start < e for s, e in [x.span for x in matches]):
+            continue
+        if any(s <= start < e for s, e in read):
             continue
         # "Netweb from India": a place after a company the data knows says where it is from
         if any(not text[x.span[1]:m.start()].strip() for x in matches if x.column in _ORGANISATION_COLUMNS):

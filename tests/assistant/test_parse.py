@@ -318,6 +318,15 @@ def test_unknown_organisation_is_no_data(catalog, question, name):
     assert p.status == "no_data" and name in p.message
 
 
+@pytest.mark.parametrize("question", ["for Latency (ms) results, is a smaller number better?",
+                                      "för Latency (ms), är ett mindre tal bättre?"])
+def test_a_capitalised_measure_after_for_is_no_organisation(catalog, question):
+    """"for Latency (ms)" names the latency measure as the table writes it, capitalised: not an
+    organisation the data lacks ("The data has no results for Latency")."""
+    p = parse(question, catalog)
+    assert p.status != "no_data" and p.intent == "define", (p.intent, p.message)
+
+
 def test_known_submitter_after_by_is_a_filter(catalog):
     p = parse("Best Llama 2 70B result by CoreWeave in v6.1", catalog)
     assert p.status == "ok" and p.spec.filters.submitter == ["CoreWeave"]
