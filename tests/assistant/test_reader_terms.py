@@ -275,8 +275,8 @@ def test_two_benchmarks_side_by_side_with_nothing_measured_ask_the_guide(catalog
 
 
 @pytest.mark.parametrize("question", [
-    "when the unit is Latency (ms), is a smaller number better? yes or no",
-    "när enheten är Latency (ms), är ett mindre tal bättre? ja eller nej",
+    "for Latency (ms) results, is a smaller number better? yes or no",
+    "för Latency (ms), är lägre bättre? ja eller nej",
 ])
 def test_a_reply_form_asked_for_names_no_measure(catalog, question):
     """"yes or no" says how to answer; read as the words of an unknown measure after "better", it
@@ -284,3 +284,12 @@ def test_a_reply_form_asked_for_names_no_measure(catalog, question):
     p = parse(question, catalog)
     assert p.intent == "define" and p.reading.has("cue", "better"), (p.intent, p.message)
 
+
+@pytest.mark.parametrize("question", [
+    "how do I fairly compare a 64-node cluster with a single 4-GPU box?",
+    "can i compare a 72-node rack and a 8-gpu server fairly?",
+])
+def test_comparing_systems_fairly_asks_the_guide(catalog, question):
+    """"fairly" doubts a comparison as "fair" does: the guide's entry on systems of different sizes,
+    not the results of a 64-node system with 4 accelerators."""
+    assert parse(question, catalog).intent == "define", parse(question, catalog).intent
