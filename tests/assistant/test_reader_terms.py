@@ -293,3 +293,14 @@ def test_comparing_systems_fairly_asks_the_guide(catalog, question):
     """"fairly" doubts a comparison as "fair" does: the guide's entry on systems of different sizes,
     not the results of a 64-node system with 4 accelerators."""
     assert parse(question, catalog).intent == "define", parse(question, catalog).intent
+
+
+@pytest.mark.parametrize("question", [
+    "is gpt-oss-120b interactive a different model from gpt-oss-120b server?",
+    "är llama2-70b interactive en annan modell än server?",
+    "hur jämför jag energieffektivitet mellan två system?",
+])
+def test_whether_a_scenario_runs_another_model_or_how_to_compare_asks_the_guide(catalog, question):
+    """"is X a different model from Y", "en annan modell än", "hur jämför jag": what the terms are
+    and how to compare, not the best results of the benchmark named."""
+    assert parse(question, catalog).intent == "define", parse(question, catalog).intent
