@@ -79,8 +79,10 @@ def _outside_entities(tags: list[Tag], matches: list[Match]) -> list[Tag]:
 
 
 # A phrase of one kind hides what its words mean in another: "at least" is a comparator, not the
-# direction "least"; "single node" is a scope, not a question about nodes.
-_SHADOWS = {"comparator": ("direction",), "scope": ("attribute",)}
+# direction "least"; "single node" is a scope, not a question about nodes; "tokens per second" is a
+# measure, not the ordinal "second" (but "most power" keeps its ranking word). "kind:value" hides
+# only that value.
+_SHADOWS = {"comparator": ("direction",), "scope": ("attribute",), "measure": ("direction:ordinal",)}
 
 
 def _shadowed(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> list[Tag]:
@@ -93,8 +95,8 @@ def _shadowed(tags: list[Tag], tokens: list[Token], lex: lexicon.Lexicon) -> lis
 
     tags = [t for t in tags if active(t)]  # a comparator with no number by it says nothing ("from", "with")
     covers = [(t.first, t.last, hidden) for t in tags for hidden in _SHADOWS.get(t.kind, ())]
-    return [t for t in tags if not any(t.kind == hidden and first <= t.first and t.last <= last
-                                       for first, last, hidden in covers)]
+    return [t for t in tags if not any(hidden in (t.kind, f"{t.kind}:{t.value}") and first <= t.first
+                                       and t.last <= last for first, last, hidden in covers)]
 
 
 def _which_noun(tags: list[Tag]) -> list[Tag]:

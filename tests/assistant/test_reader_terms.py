@@ -304,3 +304,11 @@ def test_whether_a_scenario_runs_another_model_or_how_to_compare_asks_the_guide(
     """"is X a different model from Y", "en annan modell än", "hur jämför jag": what the terms are
     and how to compare, not the best results of the benchmark named."""
     assert parse(question, catalog).intent == "define", parse(question, catalog).intent
+
+
+def test_a_unit_per_second_is_no_ordinal(catalog):
+    """"tokens per second per user": "second" inside the unit is no "second place", which ranked
+    the question and took it from the guide."""
+    p = parse("what is tokens per second per user", catalog)
+    assert p.intent == "define" and not p.reading.has("direction", "ordinal"), (p.intent, p.reading.tags)
+    assert parse("which system drew the most power in v4.1?", catalog).reading.has("direction", "most")
