@@ -962,7 +962,9 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
 
 def _unit_entry(parsed: Parsed, sections: list[tuple[str, str, Passage]]) -> list[str]:
     """"what does the number under tokens/s mean": one unit asked about, whose own entry the guide
-    has ("Tokens per second"), is the term; else none (a unit per GPU is the derived figure)."""
+    has ("Tokens per second"), is the term; else none (a unit per GPU is the derived figure). A
+    longer heading the question says whole ("what does tokens per second per user mean") is the
+    term it narrows."""
     r = parsed.reading
     if r is None or parsed.entities or not r.has("unit", "result") or r.has("measure", "per_accelerator"):
         return []
@@ -970,7 +972,10 @@ def _unit_entry(parsed: Parsed, sections: list[tuple[str, str, Passage]]) -> lis
     if len(measured) != 1:
         return []
     names = {p.lower() for p in lexicon.load(lexicon.BASE_LANGUAGE).phrases("measure", measured.pop())}
-    return [sec[0].lower() for sec in sections if sec[0].lower() in names][:1]
+    own = [sec[0].lower() for sec in sections if sec[0].lower() in names][:1]
+    said = r.text.lower()
+    narrower = [sec[0].lower() for sec in sections if own and own[0] in sec[0].lower() and sec[0].lower() in said]
+    return [max(narrower, key=len)] if narrower else own
 
 
 def _family_apart(parsed: Parsed, terms: list[str], sections: list[tuple[str, str, Passage]]) -> list[str]:

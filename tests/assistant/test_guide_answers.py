@@ -214,3 +214,13 @@ def test_asking_whether_two_benchmarks_are_alike_quotes_each_entry_first(engine)
     answer = _ask(engine, "resnet vs retinanet in the tables, are they both vision tests?")
     assert answer.answer.lstrip("“").startswith("resnet is"), answer.answer
     assert "retinanet is" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question", ["what does tokens per second per user mean?",
+                                      "vad betyder tokens per second per user?"])
+def test_a_longer_heading_said_whole_narrows_the_units_entry(engine, question):
+    """"tokens per second per user" names its own entry, narrower than the unit's "Tokens per
+    second", which the question also says."""
+    answer = _ask(engine, question)
+    assert answer.answer.lstrip("“”").startswith("Tokens per se"), answer.answer
+    assert "TPS/user" in answer.answer.split(".")[0], answer.answer
