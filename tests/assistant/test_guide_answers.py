@@ -224,3 +224,14 @@ def test_a_longer_heading_said_whole_narrows_the_units_entry(engine, question):
     answer = _ask(engine, question)
     assert answer.answer.lstrip("“”").startswith("Tokens per se"), answer.answer
     assert "TPS/user" in answer.answer.split(".")[0], answer.answer
+
+
+@pytest.mark.parametrize("question, same", [
+    ("is deepseek-r1 interactive a different model from deepseek-r1 server?", "same model"),
+    ("är interactive en annan modell än server?", "samma modell"),
+])
+def test_interactive_says_it_runs_the_same_model(engine, question, same):
+    """"is Interactive a different model?" is the first doubt about it: its opening says the model
+    and data are Server's, only the latency limits change."""
+    answer = _ask(engine, question)
+    assert same in answer.answer, answer.answer
