@@ -235,3 +235,14 @@ def test_interactive_says_it_runs_the_same_model(engine, question, same):
     and data are Server's, only the latency limits change."""
     answer = _ask(engine, question)
     assert same in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question, total", [
+    ("what is tokens per second per user and how is it different from the tokens/s result?", "all users together"),
+    ("vad är tokens per sekund per användare?", "alla användare tillsammans"),
+])
+def test_tokens_per_user_opens_with_the_contrast_to_the_systems_total(engine, question, total):
+    """A user who saw a million tokens/s and a 25 tokens/s per-user limit needs the contrast in the
+    entry's first sentence, the one a passage quoted among documents shows."""
+    answer = _ask(engine, question)
+    assert total in answer.answer.split(". ")[0], answer.answer  # the first sentence, which snippets quote
