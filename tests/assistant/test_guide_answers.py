@@ -246,3 +246,9 @@ def test_tokens_per_user_opens_with_the_contrast_to_the_systems_total(engine, qu
     entry's first sentence, the one a passage quoted among documents shows."""
     answer = _ask(engine, question)
     assert total in answer.answer.split(". ")[0], answer.answer  # the first sentence, which snippets quote
+
+
+def test_availability_says_whether_customers_can_buy_the_system(engine):
+    """"which category means I can order it?": the entries say it in a buyer's words."""
+    answer = _ask(engine, "what does the availability category of a result tell me?")
+    assert "buy or rent" in answer.answer, answer.answer
