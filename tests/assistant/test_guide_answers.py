@@ -252,3 +252,13 @@ def test_availability_says_whether_customers_can_buy_the_system(engine):
     """"which category means I can order it?": the entries say it in a buyer's words."""
     answer = _ask(engine, "what does the availability category of a result tell me?")
     assert "buy or rent" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question, optional", [
+    ("how do i compare the energy efficiency of two systems?", "optional"),
+    ("hur jämför jag energieffektivitet mellan två system?", "frivillig"),
+])
+def test_comparing_efficiency_says_power_is_measured_only_by_some(engine, question, optional):
+    """Most results have no power figure: the efficiency entry opens by saying power is optional."""
+    answer = _ask(engine, question)
+    assert optional in answer.answer, answer.answer
