@@ -262,3 +262,14 @@ def test_comparing_efficiency_says_power_is_measured_only_by_some(engine, questi
     """Most results have no power figure: the efficiency entry opens by saying power is optional."""
     answer = _ask(engine, question)
     assert optional in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question, unit", [
+    ("is a small latency number good or bad?", "milliseconds"),
+    ("är ett litet tal bra för latency?", "millisekunder"),
+])
+def test_the_direction_of_better_names_what_latency_counts(engine, question, unit):
+    """"Latency (ms)" is jargon: the entry on which way is better says it is a waiting time in
+    milliseconds."""
+    answer = _ask(engine, question)
+    assert unit in answer.answer, answer.answer
