@@ -273,3 +273,10 @@ def test_the_direction_of_better_names_what_latency_counts(engine, question, uni
     milliseconds."""
     answer = _ask(engine, question)
     assert unit in answer.answer, answer.answer
+
+
+def test_the_result_id_entry_says_where_a_rows_link_goes(engine):
+    """The second half of "what is a result id and where does the link go" is the entry's later
+    sentence on the link."""
+    answer = _ask(engine, "what is a result id, and where does each row's link go?")
+    assert "GitHub" in answer.answer and "result_url" in answer.answer, answer.answer
