@@ -107,6 +107,14 @@ def _which_noun(tags: list[Tag]) -> list[Tag]:
     return [t for t in tags if not (t.kind == "operation" and t.value == "who" and t.first + 1 in nouns)]
 
 
+def _scenario_figures(tags: list[Tag], matches: list[Match], text: str) -> list[Tag]:
+    """"the offline number of one box next to the server number of another": a scenario right
+    before "number of" makes it that scenario's figure, not a count ("the number of results")."""
+    ends = [m.span[1] for m in matches if m.column == "scenario"]
+    return [t for t in tags if not (t.kind == "operation" and t.value == "count"
+                                    and any(not text[e:t.start].strip() for e in ends if e <= t.start))]
+
+
 def _cue(tags: list[Tag], value: str, i: int) -> bool:
     """Whether a cue tag of `value` starts at token i."""
     return any(t.kind == "cue" and t.value == value and t.first == i for t in tags)
@@ -283,7 +291,8 @@ def read(question: str, catalog: Catalog) -> Reading:
     matches = [m for m in catalog.resolve(text)
                if not any(s <= m.span[0] and m.span[1] <= e and e - s > m.span[1] - m.span[0]
                           for _, (s, e) in publishers)]
-    tags = _which_noun(_shadowed(_outside_entities(lex.tag(tokens), matches), tokens, lex))
+    tags = _scenario_figures(_which_noun(_shadowed(_outside_entities(lex.tag(tokens), matches), tokens, lex)),
+                             matches, text)
     known, unknown = catalog.round_mentions(text)
     for m in matches:
         if m.column == "round":

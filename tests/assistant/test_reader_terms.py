@@ -312,3 +312,14 @@ def test_a_unit_per_second_is_no_ordinal(catalog):
     p = parse("what is tokens per second per user", catalog)
     assert p.intent == "define" and not p.reading.has("direction", "ordinal"), (p.intent, p.reading.tags)
     assert parse("which system drew the most power in v4.1?", catalog).reading.has("direction", "most")
+
+
+@pytest.mark.parametrize("question", [
+    "can i put the offline number of one system next to the server number of another?",
+    "kan jag ställa offline-siffran för ett system bredvid server-siffran för ett annat?",
+])
+def test_a_scenario_before_number_of_is_its_figure_not_a_count(catalog, question):
+    """"the offline number of one system" is a scenario's figure; "the number of results" counts."""
+    p = parse(question, catalog)
+    assert not p.reading.has("operation", "count") and p.intent != "count", (p.intent, p.reading.tags)
+    assert parse("what is the number of offline results in v6.1?", catalog).intent == "count"
