@@ -710,9 +710,10 @@ def asked_kind(parsed: Parsed) -> str | None:
 # Cues whose words frame a question, never its subject ("ok so what actually is …", "what does … mean").
 _FRAMING_CUES = ("define", "clause", "wh", "yes_no", "pronoun", "refers", "determiner", "one", "lead")
 # Cues that name what a definition is about ("how often": the round cadence; "who runs mlperf":
-# MLCommons; "who checks the results": review; "is smaller better": the direction of better),
+# MLCommons; "who checks the results": review; "is smaller better": the direction of better;
+# "why can't someone rank nvidia vs amd": no overall winner),
 # unlike framing cues.
-_TOPIC_CUES = ("frequency", "organiser", "review", "better")
+_TOPIC_CUES = ("frequency", "organiser", "review", "better", "overall")
 # Cues that add the guide's words for an aspect of the term asked (topics.toml), and choose no
 # entry of their own: "gpt-j? cant find it in the newest round" wants the sentence on its successor.
 _ASPECT_CUES = ("missing",)

@@ -401,13 +401,14 @@ def _define_reads(ctx: Context) -> bool:
 
 def _about_organiser(ctx: Context) -> bool:
     """"who actually runs mlperf, is it just nvidia marketing?", "who checks the results? couldn't
-    nvidia just make up numbers": a question about who runs the benchmark or reviews its results
-    names its subject with that phrase; a company beside it is a guess at the answer, no filter
+    nvidia just make up numbers", "why can't someone just rank nvidia vs amd?": a question about who
+    runs the benchmark, how its results are reviewed or why it ranks no vendor overall names its
+    subject with that phrase; a company beside it is a guess at the answer, no filter
     (a round or a ranking still asks for results, and so does a benchmark beside who runs it: "vem
     kör llama2 i mlperf" asks who submitted it; "isn't speculative decoding on deepseek-r1 cheating?"
     still asks how results are reviewed)."""
     r = ctx.reading
-    asked = r.has("cue", "review") or r.has("cue", "organiser") and not ctx.benchmarks
+    asked = r.has("cue", "review") or r.has("cue", "organiser", "overall") and not ctx.benchmarks
     return asked and not ctx.rounds and not r.has("direction") and not r.conditions
 
 

@@ -280,3 +280,9 @@ def test_the_result_id_entry_says_where_a_rows_link_goes(engine):
     sentence on the link."""
     answer = _ask(engine, "what is a result id, and where does each row's link go?")
     assert "GitHub" in answer.answer and "result_url" in answer.answer, answer.answer
+
+
+def test_one_ranking_of_vendors_is_answered_by_the_no_winner_entry(engine):
+    answer = _ask(engine, "why doesn't mlperf just rank intel vs amd vs nvidia?")
+    assert "no single overall score" in answer.answer and answer.citations[0].id.startswith("doc:comparing"), \
+        (answer.answer, answer.citations)

@@ -323,3 +323,16 @@ def test_a_scenario_before_number_of_is_its_figure_not_a_count(catalog, question
     p = parse(question, catalog)
     assert not p.reading.has("operation", "count") and p.intent != "count", (p.intent, p.reading.tags)
     assert parse("what is the number of offline results in v6.1?", catalog).intent == "count"
+
+
+@pytest.mark.parametrize("question", [
+    "why doesn't mlperf just rank intel vs amd vs nvidia and be done with it?",
+    "'amd beat nvidia' and 'nvidia crushed amd' can't both be true, so who is right?",
+    "varför kan man inte bara ranka intel mot nvidia i mlperf?",
+])
+def test_asking_for_one_ranking_of_vendors_asks_the_guide(catalog, question):
+    """One ranking of every vendor is what MLPerf does not give (the guide's "No overall score or
+    winner"); the companies named are the user's examples, and a benchmark named asks results."""
+    p = parse(question, catalog)
+    assert p.intent == "define" and p.reading.has("cue", "overall"), (p.intent, p.reading.tags)
+    assert parse("rank nvidia vs amd on llama2-70b offline in v6.1", catalog).intent != "define"
