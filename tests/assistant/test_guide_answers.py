@@ -286,3 +286,11 @@ def test_one_ranking_of_vendors_is_answered_by_the_no_winner_entry(engine):
     answer = _ask(engine, "why doesn't mlperf just rank intel vs amd vs nvidia?")
     assert "no single overall score" in answer.answer and answer.citations[0].id.startswith("doc:comparing"), \
         (answer.answer, answer.citations)
+
+
+@pytest.mark.parametrize("question, word", [("why is there no overall score in mlperf?", "configuration"),
+                                            ("finns det en totalvinnare i mlperf?", "systemkonfiguration")])
+def test_the_no_winner_entry_says_a_win_is_one_configurations(engine, question, word):
+    """A headline win is one system configuration's (size, chips, software), not a vendor's."""
+    answer = _ask(engine, question)
+    assert word in answer.answer, answer.answer
