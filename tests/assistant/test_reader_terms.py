@@ -336,3 +336,12 @@ def test_asking_for_one_ranking_of_vendors_asks_the_guide(catalog, question):
     p = parse(question, catalog)
     assert p.intent == "define" and p.reading.has("cue", "overall"), (p.intent, p.reading.tags)
     assert parse("rank nvidia vs amd on llama2-70b offline in v6.1", catalog).intent != "define"
+
+
+@pytest.mark.parametrize("question", ["vad är poängen med effektresultaten? vissa system har watt och andra inte",
+                                      "vissa rader är i tokens/s och andra i queries/s, vad är skillnaden?"])
+def test_swedish_andra_alone_means_others_not_second(catalog, question):
+    """"vissa … och andra" is "some … and others": no ranking, so the question stays the guide's."""
+    p = parse(question, catalog)
+    assert p.intent == "define" and not p.reading.has("direction", "ordinal"), (p.intent, p.reading.tags)
+    assert parse("vem kom på andra plats på llama2-70b offline i v6.1?", catalog).reading.has("direction", "ordinal")
