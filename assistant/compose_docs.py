@@ -970,6 +970,10 @@ def _unit_entry(parsed: Parsed, sections: list[tuple[str, str, Passage]]) -> lis
     if r is None or parsed.entities or not r.has("unit", "result") or r.has("measure", "per_accelerator"):
         return []
     measured = {t.value for t in r.tagged("measure", *UNIT_MEASURES)}
+    # "some rows are in tokens/s, others samples/s. what's the difference?": the entry on all units
+    if len(measured) >= 2 and r.has("cue", "differ"):
+        named = _stems(" ".join(lexicon.topics().get("units", ())))
+        return [sec[0].lower() for sec in sections if named and named <= _stems(sec[0])][:1]
     if len(measured) != 1:
         return []
     names = {p.lower() for p in lexicon.load(lexicon.BASE_LANGUAGE).phrases("measure", measured.pop())}

@@ -294,3 +294,13 @@ def test_the_no_winner_entry_says_a_win_is_one_configurations(engine, question, 
     """A headline win is one system configuration's (size, chips, software), not a vendor's."""
     answer = _ask(engine, question)
     assert word in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question", ["some rows say tokens/s and others samples/s, what's the difference?",
+                                      "vissa rader är i tokens/s och andra i queries/s, vad är skillnaden?"])
+def test_the_difference_between_units_is_the_units_entry(engine, question):
+    """Several units and "what's the difference": the entry on every unit, not the rule that results
+    are compared within one unit, nor one unit's own entry."""
+    answer = _ask(engine, question)
+    assert "Samples/s" in answer.answer and "Queries/s" in answer.answer and "Tokens/s" in answer.answer, \
+        answer.answer
