@@ -107,6 +107,20 @@ class Conversation:
         return state
 
     @property
+    def last_definition(self) -> str | None:
+        """The words of the previous turn when the guide answered it ("what's the closed division"
+        before "so which one should i look at?"): a definition runs no query, so `last` skips it,
+        yet a follow-up refers to its term. A follow-up read with it keeps the words it was read
+        with (query["asked"]), so a third turn still knows the term."""
+        if not self.turns:
+            return None
+        turn = self.turns[-1]
+        query = turn.answer.query or {}
+        if (query.get("parsed") or {}).get("intent") != "define" or turn.answer.status != "answered":
+            return None
+        return query.get("asked") or turn.question
+
+    @property
     def last_rows(self) -> list[dict[str, Any]]:
         turn = self.last
         return list(turn.answer.rows) if turn else []

@@ -16,6 +16,7 @@ from assistant.datasets import Route, default_dataset
 from assistant.notes import Note, localize
 from assistant.parsed import Parsed
 from assistant.retrieval import Want
+from assistant.shapes.words import TERMS
 
 if TYPE_CHECKING:
     from assistant.executor import QueryResult
@@ -72,6 +73,9 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
                              f"{', '.join(engine.router.ids())}.")
     previous = conversation.last_state if conversation is not None else None
     answer, parsed = _answer_on(question, route.engine, conversation, previous, scope, commentary)
+    defined = conversation.last_definition if conversation is not None else None
+    if defined is not None and _refers_back(parsed, answer):
+        answer = _read_with(question, defined, route.engine, conversation, scope, commentary) or answer
     if route.reason == "round":  # the table people mean by default has no such round: say so first
         answer.answer = _other_table_note(route, parsed.language) + " " + answer.answer
     elif route.reason == "default" and previous is None and answer.status == "answered" and answer.rows:
@@ -80,6 +84,36 @@ def answer_question(question: str, *, engine: Any, conversation: Any = None, set
         if others:
             own = default_dataset()
             answer = _labelled(question, [(own.title if own is not None else "", answer), *others])
+    return answer
+
+
+# A follow-up longer than this says enough on its own to be read alone.
+FOLLOWUP_WORDS = 14
+
+
+def _refers_back(parsed: Parsed, answer: Answer) -> bool:
+    """Whether a turn after a definition may be about that definition's term ("so which one matters
+    for a chatbot?", "vs the -99 one?", "kan ett system vara med i båda?"): short, naming no round,
+    company or system of its own, and either read as no definition or pointing back at something."""
+    r = parsed.reading
+    if r is None or len(r.tokens) > FOLLOWUP_WORDS or r.known_rounds:
+        return False
+    if any(m.column not in TERMS for m in parsed.entities):
+        return False
+    pointing = r.has("cue", "pronoun", "anaphor", "followup", "pointing", "likeness", "which", "one")
+    return pointing or parsed.intent != "define" or answer.status != "answered"
+
+
+def _read_with(question: str, defined: str, engine: Any, conversation: Any,
+               scope: dict[str, list[str]] | None, commentary: bool) -> Answer | None:
+    """The follow-up read together with the definition before it, kept when that reading is a
+    definition the guide answers; else None (the follow-up's own reading stands)."""
+    asked = f"{defined.rstrip(' ?.!')}. {question}"
+    answer, parsed = _answer_on(asked, engine, conversation, None, scope, commentary)
+    if parsed.intent != "define" or answer.status != "answered":
+        return None
+    answer.question = question
+    answer.query = dict(answer.query or {}, asked=asked)
     return answer
 
 

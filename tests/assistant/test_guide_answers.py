@@ -304,3 +304,27 @@ def test_the_difference_between_units_is_the_units_entry(engine, question):
     answer = _ask(engine, question)
     assert "Samples/s" in answer.answer and "Queries/s" in answer.answer and "Tokens/s" in answer.answer, \
         answer.answer
+
+
+@pytest.mark.parametrize("turns, expected", [
+    (["what's the closed division", "so which one should i look at when comparing chips?"], "closed division"),
+    (["what is llama2-70b-99.9", "vs the -99 one?"], "99.9%"),
+    (["vad är skillnaden mellan datacenter och edge?", "kan ett system vara med i båda?"], "datacenter,edge"),
+])
+def test_a_follow_up_to_a_definition_is_read_with_its_term(engine, turns, expected):
+    """A definition runs no query, so the table's follow-up context skips it; a short turn after it
+    that names nothing of its own is read with the definition's words."""
+    conversation = Conversation()
+    for question in turns:
+        answer = answer_question(question, engine=engine, conversation=conversation, settings=engine.settings)
+        conversation.add(question, answer)
+    assert answer.status == "answered" and expected in answer.answer and not answer.rows, answer.answer
+    assert answer.citations[0].id.startswith("doc:") and answer.question == turns[-1], answer.citations
+
+
+def test_a_table_question_after_a_definition_is_read_alone(engine):
+    conversation = Conversation()
+    for question in ["what does offline mean", "and who had the best offline result in v6.1?"]:
+        answer = answer_question(question, engine=engine, conversation=conversation, settings=engine.settings)
+        conversation.add(question, answer)
+    assert answer.rows and "v6.1" in answer.answer, answer.answer
