@@ -345,3 +345,11 @@ def test_swedish_andra_alone_means_others_not_second(catalog, question):
     p = parse(question, catalog)
     assert p.intent == "define" and not p.reading.has("direction", "ordinal"), (p.intent, p.reading.tags)
     assert parse("vem kom på andra plats på llama2-70b offline i v6.1?", catalog).reading.has("direction", "ordinal")
+
+
+@pytest.mark.parametrize("question", ["what unit is that? some rows show watts and others millijoules",
+                                      "what does 'samples/s' in the result column count?",
+                                      "vilken enhet är det, watt eller millijoule?"])
+def test_asking_what_unit_or_what_a_unit_counts_asks_the_guide(catalog, question):
+    """"what does tokens/s count" is no count of results, and "what unit is that" no lookup."""
+    assert parse(question, catalog).intent == "define", parse(question, catalog).intent
