@@ -715,8 +715,9 @@ _FRAMING_CUES = ("define", "clause", "wh", "yes_no", "pronoun", "refers", "deter
 # unlike framing cues.
 _TOPIC_CUES = ("frequency", "organiser", "review", "better", "overall")
 # Cues that add the guide's words for an aspect of the term asked (topics.toml), and choose no
-# entry of their own: "gpt-j? cant find it in the newest round" wants the sentence on its successor.
-_ASPECT_CUES = ("missing",)
+# entry of their own: "gpt-j? cant find it in the newest round" wants the sentence on its successor;
+# "when did mlperf inference start" the sentence on its first round.
+_ASPECT_CUES = ("missing", "start")
 
 
 def _define_keys(question: str, parsed: Parsed) -> set[str]:

@@ -353,3 +353,12 @@ def test_swedish_andra_alone_means_others_not_second(catalog, question):
 def test_asking_what_unit_or_what_a_unit_counts_asks_the_guide(catalog, question):
     """"what does tokens/s count" is no count of results, and "what unit is that" no lookup."""
     assert parse(question, catalog).intent == "define", parse(question, catalog).intent
+
+
+@pytest.mark.parametrize("question", ["which round added the whisper benchmark?", "when was dlrm-v3 introduced?",
+                                      "vilken runda lade till whisper?", "när infördes dlrm-v3?"])
+def test_when_a_benchmark_began_asks_the_guide(catalog, question):
+    """When a benchmark was added is its entry's (and the table's first round); "which round"
+    with "added" is no list of rounds, and no best result."""
+    p = parse(question, catalog)
+    assert p.intent == "define" and p.reading.has("cue", "start"), (p.intent, p.reading.tags)
