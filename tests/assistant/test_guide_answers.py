@@ -328,3 +328,9 @@ def test_a_table_question_after_a_definition_is_read_alone(engine):
         answer = answer_question(question, engine=engine, conversation=conversation, settings=engine.settings)
         conversation.add(question, answer)
     assert answer.rows and "v6.1" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question", ["when did mlperf inference start?", "när började mlperf inference?"])
+def test_when_mlperf_inference_started_is_the_entrys_sentence_on_its_first_round(engine, question):
+    answer = _ask(engine, question)
+    assert "2019" in answer.answer and "v0.5" in answer.answer, answer.answer
