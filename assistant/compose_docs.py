@@ -833,7 +833,9 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     if not sections:
         return _answer(question, templates.text(lang, "docs", "no_guide"), status="no_data", passages=passages)
     # a round named ("i v6.1") dates the question; it is no term the guide defines
-    terms = list(dict.fromkeys(m.values[0].lower() for m in parsed.entities if m.values and m.column != "round"))
+    # a word many systems' names share ("nvl72") is the term as said, not the first system it names
+    terms = list(dict.fromkeys((m.text if words.shared_name(m.column, list(m.values)) else m.values[0]).lower()
+                               for m in parsed.entities if m.values and m.column != "round"))
     # "gpt-oss and mixtral both get called 'moe' models - moe meaning what": a word in quotes that
     # an entry's heading names is the term asked; the benchmarks are where it was seen
     # (a quoted name the catalog reads, "'open' … 'closed'", is a term already)

@@ -396,7 +396,8 @@ def _define_reads(ctx: Context) -> bool:
     # the publisher wrote about it ("what is techarena" names the publisher alone)
     if r.publishers and r.matches:
         return False
-    return all(column in TERMS for column, values in ctx.explicit.items() if values)
+    return all(column in TERMS or words.shared_name(column, values) for column, values in ctx.explicit.items()
+               if values)
 
 
 def _about_organiser(ctx: Context) -> bool:

@@ -53,6 +53,18 @@ def set_side_by_side(r: Reading) -> bool:
     return bool(spans) and all(any(s <= t.start and t.end <= e for s, e in spans) for t in r.tagged("direction"))
 
 
+# Columns that name one tested system; a word many of their values share is a kind, not one system.
+SYSTEM_NAMES = ("system_name", "platform")
+SHARED_NAME_SYSTEMS = 3
+
+
+def shared_name(column: str, values: list[str]) -> bool:
+    """"whats an nvl72", "what's tensorrt": a word that many systems' names share names a kind of
+    rack or software, which the guide may explain, not one system whose results are asked; "what is
+    the CoreWeave GB300 NVL72" names one system."""
+    return column in SYSTEM_NAMES and len(values) >= SHARED_NAME_SYSTEMS
+
+
 def which_kind(r: Reading) -> str | None:
     """"which scenario is for batch jobs": the kind of term a "which" question asks to choose (not
     "what does scenario mean", which asks what the kind itself is), or None."""

@@ -362,3 +362,11 @@ def test_when_a_benchmark_began_asks_the_guide(catalog, question):
     with "added" is no list of rounds, and no best result."""
     p = parse(question, catalog)
     assert p.intent == "define" and p.reading.has("cue", "start"), (p.intent, p.reading.tags)
+
+
+@pytest.mark.parametrize("question", ["what's vllm?", "whats an nvl72?", "vad är tensorrt?"])
+def test_a_word_many_system_names_share_is_a_term(catalog, question):
+    """"nvl72", "tensorrt": a word in many systems' names names a kind of rack or software, which
+    the guide explains; one system's full name still asks for its results."""
+    assert parse(question, catalog).intent == "define", parse(question, catalog).intent
+    assert parse("what is the CoreWeave GB300 NVL72?", catalog).intent != "define"
