@@ -334,3 +334,10 @@ def test_a_table_question_after_a_definition_is_read_alone(engine):
 def test_when_mlperf_inference_started_is_the_entrys_sentence_on_its_first_round(engine, question):
     answer = _ask(engine, question)
     assert "2019" in answer.answer and "v0.5" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question, says", [("whats an nvl72? i see it in many system names", "72 GPUs"),
+                                            ("vad är nvl72?", "72 GPU:er")])
+def test_nvl72_is_explained_as_a_rack(engine, question, says):
+    answer = _ask(engine, question)
+    assert says in answer.answer and "18" in answer.answer, answer.answer

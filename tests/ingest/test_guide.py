@@ -77,6 +77,14 @@ def guide_sections() -> dict[str, tuple[str, str]]:
     return found
 
 
+def test_the_nvl72_entry_counts_match_the_data(results_table, guide_sections):
+    """The row counts the NVL72 entry states are the table's own."""
+    t = results_table
+    racks = t[t["system_name"].str.contains("NVL72", na=False)].groupby("round").size()
+    said = guide_sections["NVL72 rack systems"][1]
+    assert f"{racks['v6.0']} v6.0 rows and {racks['v6.1']} v6.1 rows" in said, said
+
+
 def test_every_benchmark_in_the_data_has_a_section(first_round, guide_sections):
     missing = sorted(set(first_round) - set(guide_sections))
     assert not missing, f"benchmarks in the tables without a '## <benchmark>' guide section: {missing}"
