@@ -341,3 +341,10 @@ def test_when_mlperf_inference_started_is_the_entrys_sentence_on_its_first_round
 def test_nvl72_is_explained_as_a_rack(engine, question, says):
     answer = _ask(engine, question)
     assert says in answer.answer and "18" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question, says", [("what is tensorrt?", "inference software"),
+                                            ("vad är vllm?", "inferensmjukvara")])
+def test_inference_software_is_explained(engine, question, says):
+    answer = _ask(engine, question)
+    assert says in answer.answer, answer.answer

@@ -85,6 +85,14 @@ def test_the_nvl72_entry_counts_match_the_data(results_table, guide_sections):
     assert f"{racks['v6.0']} v6.0 rows and {racks['v6.1']} v6.1 rows" in said, said
 
 
+def test_the_inference_software_entry_counts_match_the_data(results_table, guide_sections):
+    """The row counts the inference-software entry states are the table's own."""
+    said = guide_sections["Inference software: TensorRT, vLLM and SGLang"][1]
+    for name in ("TensorRT", "vLLM", "SGLang"):
+        rows = int(results_table["framework"].str.contains(name, case=False, na=False).sum())
+        assert f"{rows:,} rows name {name}" in said or f"{rows:,} {name}" in said, (name, rows, said)
+
+
 def test_every_benchmark_in_the_data_has_a_section(first_round, guide_sections):
     missing = sorted(set(first_round) - set(guide_sections))
     assert not missing, f"benchmarks in the tables without a '## <benchmark>' guide section: {missing}"
