@@ -370,3 +370,13 @@ def test_a_word_many_system_names_share_is_a_term(catalog, question):
     the guide explains; one system's full name still asks for its results."""
     assert parse(question, catalog).intent == "define", parse(question, catalog).intent
     assert parse("what is the CoreWeave GB300 NVL72?", catalog).intent != "define"
+
+
+@pytest.mark.parametrize("question", [
+    "does it matter if one result is a single node and the other a 16 node cluster when comparing?",
+    "spelar det någon roll om ett resultat är en nod och ett annat ett kluster med 16 noder?",
+])
+def test_whether_size_matters_when_comparing_asks_the_guide(catalog, question):
+    """"does it matter if …" doubts a comparison as "is it fair" does: no list of 16-node systems."""
+    p = parse(question, catalog)
+    assert p.intent == "define" and p.reading.has("cue", "fair"), (p.intent, p.reading.tags)
