@@ -380,3 +380,10 @@ def test_whether_size_matters_when_comparing_asks_the_guide(catalog, question):
     """"does it matter if …" doubts a comparison as "is it fair" does: no list of 16-node systems."""
     p = parse(question, catalog)
     assert p.intent == "define" and p.reading.has("cue", "fair"), (p.intent, p.reading.tags)
+
+
+@pytest.mark.parametrize("question", ["is it fair to divide by the number of gpus?",
+                                      "är det rättvist att dela med antalet gpu:er?"])
+def test_dividing_by_the_gpus_is_a_per_accelerator_figure(catalog, question):
+    """Dividing by the accelerators is how a per-GPU figure is made: the guide's derived figure."""
+    assert parse(question, catalog).reading.has("measure", "per_accelerator")
