@@ -845,7 +845,7 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     quoted = [sec[0].lower() for quote in said for sec in sections if all(_mentions(sec[0], w) for w in quote)]
     if quoted and not set(quoted) & set(terms):
         terms = quoted[:1]
-    terms = _family_apart(parsed, terms, sections) or _unit_entry(parsed, sections)
+    terms = _family_apart(parsed, terms, sections) or _unit_entry(parsed, sections) or _rounds_asked(parsed, sections)
     keys = _define_keys(question, parsed)
 
     # a word few sections use says more than one most do ("framework" over "results"); words match
@@ -984,6 +984,16 @@ def _unit_entry(parsed: Parsed, sections: list[tuple[str, str, Passage]]) -> lis
     said = r.text.lower()
     narrower = [sec[0].lower() for sec in sections if own and own[0] in sec[0].lower() and sec[0].lower() in said]
     return [max(narrower, key=len)] if narrower else own
+
+
+def _rounds_asked(parsed: Parsed, sections: list[tuple[str, str, Passage]]) -> list[str]:
+    """"what do the version numbers like v4.1 v5.1 v6.0 mean": several rounds and nothing else named
+    ask what a round is (one round dates a question about another term)."""
+    named = {m.column for m in parsed.entities}
+    rounds = {m.values[0] for m in parsed.entities if m.column == "round" and m.values}
+    if named != {"round"} or len(rounds) < 2:
+        return []
+    return [sec[0].lower() for sec in sections if sec[0].lower() == "round"][:1]
 
 
 def _family_apart(parsed: Parsed, terms: list[str], sections: list[tuple[str, str, Passage]]) -> list[str]:

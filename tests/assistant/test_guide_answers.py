@@ -348,3 +348,10 @@ def test_nvl72_is_explained_as_a_rack(engine, question, says):
 def test_inference_software_is_explained(engine, question, says):
     answer = _ask(engine, question)
     assert says in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question, heading", [("what do v5.1 and v6.1 mean?", "A round is"),
+                                               ("vad betyder v5.1 och v6.0?", "En omgång")])
+def test_several_rounds_named_alone_ask_what_a_round_is(engine, question, heading):
+    answer = _ask(engine, question)
+    assert heading in answer.answer.split(".")[0], answer.answer
