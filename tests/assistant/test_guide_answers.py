@@ -355,3 +355,11 @@ def test_inference_software_is_explained(engine, question, says):
 def test_several_rounds_named_alone_ask_what_a_round_is(engine, question, heading):
     answer = _ask(engine, question)
     assert heading in answer.answer.split(".")[0], answer.answer
+
+
+@pytest.mark.parametrize("question, says", [("what is a round in mlperf?", "two rounds a year"),
+                                            ("vad är en omgång i mlperf?", "två omgångar om året")])
+def test_the_round_entry_explains_the_version_numbers(engine, question, says):
+    """A version number is read by knowing there are two rounds a year, ".0" and ".1"."""
+    answer = _ask(engine, question)
+    assert says in answer.answer, answer.answer
