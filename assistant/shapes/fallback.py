@@ -83,8 +83,10 @@ def _unknown_benchmarks(ctx: Context) -> list[str]:
 
 def _refuse_applies(ctx: Context) -> bool:
     r = ctx.reading
-    # Prices and costs are not in any results table; a document may state one ("according to").
-    money = r.has("measure", "money", "unmeasured") and not words.needs_commentary(r)
+    # Prices and costs are not in any results table; a document may state one ("according to"). A
+    # doubt about MLPerf itself ("is it independent or does nvidia pay for it?") asks the guide.
+    money = r.has("measure", "money", "unmeasured") and not words.needs_commentary(r) \
+        and not r.has("cue", "review", "organiser", "overall")
     # a forecast a document quotes ("the forbes piece quotes a market forecast") is the document's
     future = r.has("cue", "future") and not words.needs_commentary(r)
     return r.has("cue", "code") or future or bool(_unknown_identifiers(ctx)) or money

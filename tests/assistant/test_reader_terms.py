@@ -387,3 +387,12 @@ def test_whether_size_matters_when_comparing_asks_the_guide(catalog, question):
 def test_dividing_by_the_gpus_is_a_per_accelerator_figure(catalog, question):
     """Dividing by the accelerators is how a per-GPU figure is made: the guide's derived figure."""
     assert parse(question, catalog).reading.has("measure", "per_accelerator")
+
+
+@pytest.mark.parametrize("question", ["is mlperf independent, or does nvidia pay for the results?",
+                                      "är mlperf oberoende, eller betalar nvidia för resultaten?"])
+def test_whether_mlperf_is_independent_asks_the_guide_not_for_prices(catalog, question):
+    """"pay for it" beside a doubt about MLPerf itself asks how results are reviewed, not a price."""
+    p = parse(question, catalog)
+    assert p.intent == "define" and p.reading.has("cue", "review"), (p.intent, p.message)
+    assert parse("how much did nvidia pay for the b200?", catalog).status == "no_data"
