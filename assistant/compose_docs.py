@@ -845,7 +845,8 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
     quoted = [sec[0].lower() for quote in said for sec in sections if all(_mentions(sec[0], w) for w in quote)]
     if quoted and not set(quoted) & set(terms):
         terms = quoted[:1]
-    terms = _family_apart(parsed, terms, sections) or _unit_entry(parsed, sections) or _rounds_asked(parsed, sections)
+    terms = _family_apart(parsed, terms, sections) or _unit_entry(parsed, sections) \
+        or _rounds_asked(parsed, sections)
     keys = _define_keys(question, parsed)
 
     # a word few sections use says more than one most do ("framework" over "results"); words match
@@ -1112,7 +1113,7 @@ def _compared_kind(parsed: Parsed) -> str | None:
             return "derived"
         if words.sized(r):
             return "size"
-    if words.benchmarks_only(r) and words.better_of_two(r) or words.set_side_by_side(r) and r.has("direction"):
+    if (words.benchmarks_only(r) and words.better_of_two(r)) or (words.set_side_by_side(r) and r.has("direction")):
         return "benchmark"
     if not (r.has("operation", "compare") and r.has("cue", "yes_no")):
         return None

@@ -11,6 +11,7 @@ that is the lexicon's tags and the shapes' predicates.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from assistant.catalog import Catalog, Match, compact
@@ -456,7 +457,7 @@ _NOT_NAMES = {"the", "a", "an", "den", "det", "de", "round", "rundan", "v", "mlp
 _READ_AS_NO_NAME = ("measure", "unit", "attribute", "grouping", "direction", "operation")
 
 
-def _unknown_submitters(text: str, matches: list[Match], read: list[tuple[int, int]] = ()) -> list[str]:
+def _unknown_submitters(text: str, matches: list[Match], read: Sequence[tuple[int, int]] = ()) -> list[str]:
     """"Best result by Cerebras", "who submitted for Stevens Institute": a capitalised name after
     by/from/for that the catalog does not know is an organisation with no results here; answering
     with everyone's best would be a guess. A name whose first word the lexicon reads (`read`, spans
@@ -466,7 +467,7 @@ def _unknown_submitters(text: str, matches: list[Match], read: list[tuple[int, i
         start, end = m.span(1)
         if m.group(1).split()[0].lower() in _NOT_NAMES:
             continue
-        if any(s < end and start < e for s, e in [x.span for x in matches]):
+        if any(s < end and start < e for s, e in (x.span for x in matches)):
             continue
         if any(s <= start < e for s, e in read):
             continue

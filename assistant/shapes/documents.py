@@ -409,7 +409,7 @@ def _about_organiser(ctx: Context) -> bool:
     kör llama2 i mlperf" asks who submitted it; "isn't speculative decoding on deepseek-r1 cheating?"
     still asks how results are reviewed)."""
     r = ctx.reading
-    asked = r.has("cue", "review") or r.has("cue", "organiser", "overall") and not ctx.benchmarks
+    asked = r.has("cue", "review") or (r.has("cue", "organiser", "overall") and not ctx.benchmarks)
     return asked and not ctx.rounds and not r.has("direction") and not r.conditions
 
 

@@ -47,7 +47,7 @@ def set_side_by_side(r: Reading) -> bool:
     ranking word outside the comparison's own phrase ("the best gpt-oss vs deepseek results"), asks
     results, but "the results" beside a likeness ("are they both …") only says where they were seen."""
     seen = r.has("cue", "likeness") and set(r.values("measure")) <= {"results"}
-    if not benchmarks_only(r) or r.has("measure") and not seen:
+    if not benchmarks_only(r) or (r.has("measure") and not seen):
         return False
     spans = [(t.start, t.end) for t in r.tagged("operation", "compare")]
     return bool(spans) and all(any(s <= t.start and t.end <= e for s, e in spans) for t in r.tagged("direction"))
