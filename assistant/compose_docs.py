@@ -900,7 +900,7 @@ def define_answer(question: str, passages: list[Passage], parsed: Parsed, facts:
         return named + said + 2 * (p.language == lang), -len(head.split())  # equal: the plainer heading
 
     compared = _compared_kind(parsed)
-    doubted = _doubted(compared, sections)
+    doubted = _topic_entry(compared, sections)
     if doubted is not None:  # "is that legit?": the entry on what the question doubts, whatever it names
         terms = []
     if len(terms) >= 2:
@@ -976,8 +976,8 @@ def _unit_entry(parsed: Parsed, sections: list[tuple[str, str, Passage]]) -> lis
     measured = {t.value for t in r.tagged("measure", *UNIT_MEASURES)}
     # "some rows are in tokens/s, others samples/s. what's the difference?": the entry on all units
     if len(measured) >= 2 and r.has("cue", "differ"):
-        named = _stems(" ".join(lexicon.topics().get("units", ())))
-        return [sec[0].lower() for sec in sections if named and named <= _stems(sec[0])][:1]
+        entry = _topic_entry("units", sections)
+        return [entry[0].lower()] if entry else []
     if len(measured) != 1:
         return []
     names = {p.lower() for p in lexicon.load(lexicon.BASE_LANGUAGE).phrases("measure", measured.pop())}
@@ -1125,10 +1125,10 @@ def _compared_kind(parsed: Parsed) -> str | None:
     return None
 
 
-def _doubted(kind: str | None, sections: list[tuple[str, str, Passage]]) -> tuple[str, str, Passage] | None:
-    """The guide entry on what a question about fairness doubts (its `_compared_kind`): the one whose
-    heading holds the kind's words in topics.toml ("Big systems versus small systems" for a 512-GPU
-    cluster against an 8-GPU server); None for other questions and kinds."""
+def _topic_entry(kind: str | None, sections: list[tuple[str, str, Passage]]) -> tuple[str, str, Passage] | None:
+    """The guide entry whose heading holds a topic's words in topics.toml: what a question about
+    fairness doubts (its `_compared_kind`: "Big systems versus small systems" for a 512-GPU cluster
+    against an 8-GPU server), or the entry on all units; None for other kinds."""
     named = _stems(" ".join(lexicon.topics().get(kind or "", ())))
     return next((sec for sec in sections if named and named <= _stems(sec[0])), None)
 

@@ -60,8 +60,8 @@ SHARED_NAME_SYSTEMS = 3
 
 def shared_name(column: str, values: list[str]) -> bool:
     """"whats an nvl72", "what's tensorrt": a word that many systems' names share names a kind of
-    rack or software, which the guide may explain, not one system whose results are asked; "what is
-    the CoreWeave GB300 NVL72" names one system."""
+    rack or software, which the guide may explain, not one system whose results are asked; a
+    system's full name matches one or two systems and still asks for its results."""
     return column in SYSTEM_NAMES and len(values) >= SHARED_NAME_SYSTEMS
 
 
